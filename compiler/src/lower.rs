@@ -1,0 +1,336 @@
+//! Lowering: the checked model to the runtime's tables.
+//!
+//! Here the geometry is walked once, on an empty board: every rule of every piece, from every cell,
+//! for every side, becomes rays (cells that must be empty, then destinations in order). The rays are
+//! then inverted into attack structures per target cell: direct attackers as cell sets per colored
+//! kind, and lines out from the target (a trie of reversed paths, flattened root to leaf) with the
+//! colored kinds that attack from each cell. Nothing here can fail: the model is already checked.
+
+use crate::model::{Board, CellId, Dirs, HeadingId, Mode, Variant};
+use orbis_runtime::tables::{self, ray, Attack, CastleInfo, GridInfo, KindInfo, PromotionInfo, RulesInfo, SideInfo, Tables, NO_CELL};
+use std::collections::{BTreeMap, HashSet};
+
+/// A ray on the empty board, before it is pooled.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct PathRay {
+    pub flags: u8,
+    pub heading: HeadingId,
+    pub must_empty: Vec<CellId>,
+    pub cells: Vec<CellId>,
+}
+
+fn rotate(board: &Board, h: HeadingId, turns: i32) -> HeadingId {
+    (h as i32 + turns).rem_euclid(board.headings.len() as i32) as usize
+}
+
+/// Walks a slide from `(cell, heading)`: the cells in order, and whether it came back to `origin`.
+/// It stops at the board's edge, at the origin, or when a (cell, heading) state repeats (a slide
+/// may never be endless).
+fn slide(board: &Board, origin: CellId, cell: CellId, heading: HeadingId) -> (Vec<(CellId, HeadingId)>, bool) {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    let (mut c, mut h) = (cell, heading);
+    while let Some((n, nh)) = board.step(c, h) {
+        if n == origin {
+            return (out, true);
+        }
+        if !seen.insert((n, nh)) {
+            break;
+        }
+        out.push((n, nh));
+        c = n;
+        h = nh;
+    }
+    (out, false)
+}
+
+/// All rays of one rule for a piece of `side` on `origin`.
+pub fn rule_rays(v: &Variant, side: usize, rule: &crate::model::MoveRule, origin: CellId) -> Vec<PathRay> {
+    let board = &v.board;
+    let mut flags = match rule.mode {
+        Mode::Both => ray::QUIET | ray::CAPTURE,
+        Mode::MoveOnly => ray::QUIET,
+        Mode::CaptureOnly => ray::CAPTURE,
+    };
+    if rule.initial {
+        flags |= ray::INITIAL;
+    }
+    if rule.en_passant_target {
+        flags |= ray::EP_TARGET;
+    }
+    if rule.en_passant {
+        flags |= ray::EP_CAPTURE;
+    }
+    let starts: Vec<HeadingId> = match &rule.first {
+        Dirs::Headings(hs) => hs.clone(),
+        Dirs::Forward(turns) => turns.iter().map(|&t| rotate(board, v.sides[side].forward[origin], t)).collect(),
+    };
+    // Legs as (slides, turns); the first leg's turns are applied already through `starts`.
+    let mut legs = vec![(rule.first_slides, vec![0])];
+    legs.extend(rule.legs.iter().map(|l| (l.slides, l.turns.clone())));
+    let mut out = Vec::new();
+    for h0 in starts {
+        expand(board, rule.leap, flags, origin, h0, &legs, 0, origin, h0, &mut Vec::new(), &mut out);
+    }
+    out
+}
+
+/// Follows leg `leg` from `(cell, heading)`; `passed` holds the cells passed so far.
+#[allow(clippy::too_many_arguments)]
+fn expand(
+    board: &Board,
+    leap: bool,
+    flags: u8,
+    origin: CellId,
+    h0: HeadingId,
+    legs: &[(bool, Vec<i32>)],
+    leg: usize,
+    cell: CellId,
+    heading: HeadingId,
+    passed: &mut Vec<CellId>,
+    out: &mut Vec<PathRay>,
+) {
+    let (slides, turns) = &legs[leg];
+    let last = leg + 1 == legs.len();
+    for &t in turns {
+        let h = if leg == 0 { heading } else { rotate(board, heading, t) };
+        let must_empty = |passed: &Vec<CellId>| if leap { Vec::new() } else { passed.clone() };
+        if *slides {
+            let (cells, returns) = slide(board, origin, cell, h);
+            if last {
+                if !cells.is_empty() || returns {
+                    let mut f = flags | ray::SLIDE;
+                    if returns {
+                        f |= ray::RETURNS;
+                    }
+                    if !cells.is_empty() {
+                        out.push(PathRay { flags: f, heading: h0, must_empty: must_empty(passed), cells: cells.iter().map(|c| c.0).collect() });
+                    }
+                }
+            } else {
+                let depth = passed.len();
+                for &(c, nh) in &cells {
+                    expand(board, leap, flags, origin, h0, legs, leg + 1, c, nh, passed, out);
+                    passed.push(c);
+                }
+                passed.truncate(depth);
+            }
+        } else if let Some((c, nh)) = board.step(cell, h) {
+            if c == origin {
+                continue;
+            }
+            if last {
+                out.push(PathRay { flags, heading: h0, must_empty: must_empty(passed), cells: vec![c] });
+            } else {
+                passed.push(c);
+                expand(board, leap, flags, origin, h0, legs, leg + 1, c, nh, passed, out);
+                passed.pop();
+            }
+        }
+    }
+}
+
+/// Lowers a checked variant to tables.
+pub fn lower(v: &Variant) -> Tables {
+    let board = &v.board;
+    let ncells = board.cells.len();
+    let nkinds = v.pieces.len();
+    let nsides = v.sides.len();
+    let mut t = Tables {
+        name: v.name.clone(),
+        cells: board.cells.iter().map(|c| c.name.clone()).collect(),
+        headings: board.headings.iter().map(|h| h.name.clone()).collect(),
+        grid: board.grid.as_ref().map(|g| GridInfo {
+            width: g.files.len() as u16,
+            height: g.ranks.len() as u16,
+            files: g.files.clone(),
+            ranks: g.ranks.clone(),
+            cell_at: g.cell_at.iter().map(|c| c.map_or(NO_CELL, |c| c as u16)).collect(),
+        }),
+        step: board.step.iter().map(|s| s.map_or((NO_CELL, 0), |(c, h)| (c as u16, h as u8))).collect(),
+        kinds: v
+            .pieces
+            .iter()
+            .map(|p| KindInfo { name: p.name.clone(), symbol: p.symbol, royal: p.royal, resets_clock: p.resets_clock })
+            .collect(),
+        sides: v
+            .sides
+            .iter()
+            .map(|s| SideInfo {
+                name: s.name.clone(),
+                setup: s.setup.iter().map(|&(c, p)| (c as u16, p as u8)).collect(),
+                promotions: s
+                    .promotions
+                    .iter()
+                    .map(|p| PromotionInfo {
+                        kind: p.piece as u8,
+                        choices: p.choices.iter().map(|&c| c as u8).collect(),
+                        zone: p.zone.iter().map(|&c| c as u16).collect(),
+                    })
+                    .collect(),
+                castles: s
+                    .castles
+                    .iter()
+                    .map(|c| CastleInfo {
+                        name: c.name.clone(),
+                        king_from: c.king_from as u16,
+                        king_to: c.king_to as u16,
+                        rook_from: c.rook_from as u16,
+                        rook_to: c.rook_to as u16,
+                        empty: c.empty.iter().map(|&x| x as u16).collect(),
+                        safe: c.safe.iter().map(|&x| x as u16).collect(),
+                        fen: c.fen,
+                    })
+                    .collect(),
+            })
+            .collect(),
+        rules: RulesInfo {
+            stalemate: match v.rules.stalemate {
+                crate::model::Outcome::Draw => tables::Outcome::Draw,
+                crate::model::Outcome::Win => tables::Outcome::Win,
+                crate::model::Outcome::Loss => tables::Outcome::Loss,
+            },
+            stationary_moves: v.rules.stationary_moves,
+            fifty_move: v.rules.fifty_move.min(u16::MAX as u32) as u16,
+            repetition: v.rules.repetition.min(u8::MAX as u32) as u8,
+        },
+        ..Tables::default()
+    };
+
+    // Rays per colored kind and cell; attack instances per target on the way.
+    let mut pool: Vec<u16> = Vec::new();
+    let push_cells = |pool: &mut Vec<u16>, cells: &[CellId]| {
+        let start = pool.len() as u32;
+        pool.extend(cells.iter().map(|&c| c as u16));
+        (start, pool.len() as u32)
+    };
+    // target -> ck -> direct sources; target -> reversed sequences with their attacker.
+    let mut direct: Vec<BTreeMap<u8, Vec<CellId>>> = vec![BTreeMap::new(); ncells];
+    let mut sequences: Vec<Vec<(Vec<CellId>, u8)>> = vec![Vec::new(); ncells];
+    t.ray_index.push(0);
+    for side in 0..nsides {
+        for (kind, piece) in v.pieces.iter().enumerate() {
+            let ck = (side * nkinds + kind) as u8;
+            for origin in 0..ncells {
+                let mut rays: Vec<PathRay> = Vec::new();
+                for rule in &piece.rules {
+                    for r in rule_rays(v, side, rule, origin) {
+                        if !rays.contains(&r) {
+                            rays.push(r);
+                        }
+                    }
+                }
+                for r in &rays {
+                    if r.flags & ray::CAPTURE != 0 {
+                        record_attacks(r, origin, ck, &mut direct, &mut sequences);
+                    }
+                    let must_empty = push_cells(&mut pool, &r.must_empty);
+                    let cells = push_cells(&mut pool, &r.cells);
+                    t.rays.push(tables::Ray { flags: r.flags, heading: r.heading as u8, must_empty, cells });
+                }
+                t.ray_index.push(t.rays.len() as u32);
+            }
+        }
+    }
+
+    t.attack_index.push(0);
+    for target in 0..ncells {
+        for (&ck, sources) in &direct[target] {
+            let cells = push_cells(&mut pool, sources);
+            t.attacks.push(Attack::Direct { ck, cells });
+        }
+        for (cells, masks) in lines(&sequences[target]) {
+            let cells = push_cells(&mut pool, &cells);
+            let start = t.masks.len() as u32;
+            t.masks.extend(masks);
+            t.attacks.push(Attack::Line { cells, masks: start });
+        }
+        t.attack_index.push(t.attacks.len() as u32);
+    }
+    t.pool = pool;
+    t
+}
+
+/// Records who attacks what along one capturing ray from `origin`.
+fn record_attacks(
+    r: &PathRay,
+    origin: CellId,
+    ck: u8,
+    direct: &mut [BTreeMap<u8, Vec<CellId>>],
+    sequences: &mut [Vec<(Vec<CellId>, u8)>],
+) {
+    let mut seen = HashSet::new();
+    for (j, &target) in r.cells.iter().enumerate() {
+        if !seen.insert(target) {
+            continue;
+        }
+        if r.flags & ray::SLIDE == 0 && j > 0 {
+            break;
+        }
+        // From the target back to the origin: the cells that must be empty, then the attacker.
+        let mut seq: Vec<CellId> = r.cells[..j].iter().rev().copied().collect();
+        seq.extend(r.must_empty.iter().rev());
+        seq.push(origin);
+        if seq.len() == 1 {
+            let list = direct[target].entry(ck).or_default();
+            if !list.contains(&origin) {
+                list.push(origin);
+            }
+        } else {
+            sequences[target].push((seq, ck));
+        }
+    }
+}
+
+/// Merges reversed sequences into a trie and flattens it into lines from root to leaf, each cell
+/// with the mask of colored kinds that attack from it.
+fn lines(seqs: &[(Vec<CellId>, u8)]) -> Vec<(Vec<CellId>, Vec<u64>)> {
+    // Trie nodes: (cell, mask, children in insertion order).
+    struct Node {
+        cell: CellId,
+        mask: u64,
+        children: Vec<usize>,
+    }
+    let mut nodes: Vec<Node> = Vec::new();
+    let mut roots: Vec<usize> = Vec::new();
+    for (seq, ck) in seqs {
+        let mut level_is_root = true;
+        let mut parent = 0usize;
+        for (i, &cell) in seq.iter().enumerate() {
+            let siblings = if level_is_root { &roots } else { &nodes[parent].children };
+            let found = siblings.iter().copied().find(|&n| nodes[n].cell == cell);
+            let id = match found {
+                Some(n) => n,
+                None => {
+                    nodes.push(Node { cell, mask: 0, children: Vec::new() });
+                    let id = nodes.len() - 1;
+                    if level_is_root {
+                        roots.push(id);
+                    } else {
+                        nodes[parent].children.push(id);
+                    }
+                    id
+                }
+            };
+            if i + 1 == seq.len() {
+                nodes[id].mask |= 1u64 << ck;
+            }
+            parent = id;
+            level_is_root = false;
+        }
+    }
+    let mut out = Vec::new();
+    let mut stack: Vec<(usize, Vec<CellId>, Vec<u64>)> = roots.iter().rev().map(|&r| (r, Vec::new(), Vec::new())).collect();
+    while let Some((n, mut cells, mut masks)) = stack.pop() {
+        cells.push(nodes[n].cell);
+        masks.push(nodes[n].mask);
+        if nodes[n].children.is_empty() {
+            out.push((cells, masks));
+        } else {
+            for &c in nodes[n].children.iter().rev() {
+                stack.push((c, cells.clone(), masks.clone()));
+            }
+        }
+    }
+    out
+}

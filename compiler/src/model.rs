@@ -1,0 +1,158 @@
+//! The checked model: a variant after name resolution and validation.
+//!
+//! Invariant: every index is in range, every name is resolved, the step function is total (each
+//! (cell, heading) has an entry, `None` meaning "off the board"), every side has a royal piece when
+//! the rules need one. Lowering (`lower.rs`) may rely on all of this and never reports errors.
+
+/// Index of a cell in [`Board::cells`].
+pub type CellId = usize;
+/// Index of a heading in [`Board::headings`] (compass order: `turn +1` is the next index).
+pub type HeadingId = usize;
+/// Index of a piece kind in [`Variant::pieces`].
+pub type PieceId = usize;
+
+#[derive(Debug, Clone)]
+pub struct Variant {
+    pub name: String,
+    pub board: Board,
+    pub pieces: Vec<Piece>,
+    /// In turn order.
+    pub sides: Vec<Side>,
+    pub rules: Rules,
+}
+
+#[derive(Debug, Clone)]
+pub struct Board {
+    pub cells: Vec<Cell>,
+    pub headings: Vec<Heading>,
+    /// Grid layout when the board was declared with `grid`.
+    pub grid: Option<Grid>,
+    /// `step[cell * headings.len() + heading]`: where one step leads, with the heading on arrival.
+    pub step: Vec<Option<(CellId, HeadingId)>>,
+}
+
+impl Board {
+    pub fn step(&self, cell: CellId, heading: HeadingId) -> Option<(CellId, HeadingId)> {
+        self.step[cell * self.headings.len() + heading]
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Cell {
+    pub name: String,
+    /// Grid coordinates (file index, rank index), if the cell is on a grid.
+    pub coords: Option<(i32, i32)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Heading {
+    pub name: String,
+    pub vector: Option<(i32, i32)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Grid {
+    pub files: Vec<String>,
+    pub ranks: Vec<String>,
+    /// `cell_at[y * width + x]`.
+    pub cell_at: Vec<Option<CellId>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Piece {
+    pub name: String,
+    pub symbol: char,
+    pub royal: bool,
+    pub resets_clock: bool,
+    pub rules: Vec<MoveRule>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Moves to an empty cell or captures.
+    Both,
+    MoveOnly,
+    CaptureOnly,
+}
+
+#[derive(Debug, Clone)]
+pub struct MoveRule {
+    pub mode: Mode,
+    pub initial: bool,
+    pub leap: bool,
+    pub en_passant_target: bool,
+    pub en_passant: bool,
+    /// The first leg's headings. `Forward` is resolved per side and cell at lowering.
+    pub first: Dirs,
+    pub first_slides: bool,
+    /// The legs after the first.
+    pub legs: Vec<Leg>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Dirs {
+    /// Explicit headings, each already rotated by its turns.
+    Headings(Vec<HeadingId>),
+    /// The side's forward heading at the cell, rotated by each of these turns (`[0]` for plain forward).
+    Forward(Vec<i32>),
+}
+
+#[derive(Debug, Clone)]
+pub struct Leg {
+    pub slides: bool,
+    /// Rotations of the heading the piece arrived with (`[0]` for `straight`).
+    pub turns: Vec<i32>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Side {
+    pub name: String,
+    /// The side's forward heading per cell.
+    pub forward: Vec<HeadingId>,
+    pub setup: Vec<(CellId, PieceId)>,
+    pub promotions: Vec<Promotion>,
+    pub castles: Vec<Castle>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Promotion {
+    pub piece: PieceId,
+    pub choices: Vec<PieceId>,
+    pub zone: Vec<CellId>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Castle {
+    pub name: String,
+    pub king_from: CellId,
+    pub king_to: CellId,
+    pub rook_from: CellId,
+    pub rook_to: CellId,
+    pub empty: Vec<CellId>,
+    pub safe: Vec<CellId>,
+    pub fen: Option<char>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Draw,
+    Win,
+    Loss,
+}
+
+#[derive(Debug, Clone)]
+pub struct Rules {
+    /// The result for the side that is stalemated.
+    pub stalemate: Outcome,
+    pub stationary_moves: bool,
+    /// Plies; 0 turns the rule off.
+    pub fifty_move: u32,
+    /// 0 turns the rule off.
+    pub repetition: u32,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules { stalemate: Outcome::Draw, stationary_moves: false, fifty_move: 100, repetition: 3 }
+    }
+}

@@ -1,0 +1,193 @@
+//! Sets of cells as bit sets, in three widths.
+//!
+//! The engine is generic over [`CellSet`] so that ordinary boards use one `u64` per set, boards up
+//! to 128 cells a `u128`, and larger boards (the cube surface has 296 cells) an array of words.
+//! The choice is made once, when a game is loaded (`engine.rs`).
+
+/// A set of cell indices below `CAPACITY`.
+pub trait CellSet: Copy + Eq + Default + std::fmt::Debug + Send + Sync + 'static {
+    const CAPACITY: usize;
+    fn has(&self, i: usize) -> bool;
+    fn insert(&mut self, i: usize);
+    fn remove(&mut self, i: usize);
+    fn and(self, o: Self) -> Self;
+    fn or(self, o: Self) -> Self;
+    fn and_not(self, o: Self) -> Self;
+    fn is_empty(&self) -> bool;
+    fn count(&self) -> u32;
+    /// Removes and returns the lowest member.
+    fn pop(&mut self) -> Option<usize>;
+
+    fn single(i: usize) -> Self {
+        let mut s = Self::default();
+        s.insert(i);
+        s
+    }
+    fn intersects(self, o: Self) -> bool {
+        !self.and(o).is_empty()
+    }
+    fn from_cells(cells: impl IntoIterator<Item = usize>) -> Self {
+        let mut s = Self::default();
+        for c in cells {
+            s.insert(c);
+        }
+        s
+    }
+    fn iter(self) -> Members<Self> {
+        Members(self)
+    }
+}
+
+/// Iterator over the members of a set, lowest first.
+pub struct Members<B>(B);
+
+impl<B: CellSet> Iterator for Members<B> {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        self.0.pop()
+    }
+}
+
+macro_rules! native_set {
+    ($t:ty, $bits:expr) => {
+        impl CellSet for $t {
+            const CAPACITY: usize = $bits;
+            #[inline(always)]
+            fn has(&self, i: usize) -> bool {
+                (*self >> i) & 1 != 0
+            }
+            #[inline(always)]
+            fn insert(&mut self, i: usize) {
+                *self |= (1 as $t) << i;
+            }
+            #[inline(always)]
+            fn remove(&mut self, i: usize) {
+                *self &= !((1 as $t) << i);
+            }
+            #[inline(always)]
+            fn and(self, o: Self) -> Self {
+                self & o
+            }
+            #[inline(always)]
+            fn or(self, o: Self) -> Self {
+                self | o
+            }
+            #[inline(always)]
+            fn and_not(self, o: Self) -> Self {
+                self & !o
+            }
+            #[inline(always)]
+            fn is_empty(&self) -> bool {
+                *self == 0
+            }
+            #[inline(always)]
+            fn count(&self) -> u32 {
+                self.count_ones()
+            }
+            #[inline(always)]
+            fn pop(&mut self) -> Option<usize> {
+                if *self == 0 {
+                    None
+                } else {
+                    let i = self.trailing_zeros() as usize;
+                    *self &= *self - 1;
+                    Some(i)
+                }
+            }
+        }
+    };
+}
+
+native_set!(u64, 64);
+native_set!(u128, 128);
+
+/// A set of up to `64 * W` cells.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Wide<const W: usize>(pub [u64; W]);
+
+impl<const W: usize> Default for Wide<W> {
+    fn default() -> Self {
+        Wide([0; W])
+    }
+}
+
+impl<const W: usize> CellSet for Wide<W> {
+    const CAPACITY: usize = 64 * W;
+    #[inline]
+    fn has(&self, i: usize) -> bool {
+        (self.0[i >> 6] >> (i & 63)) & 1 != 0
+    }
+    #[inline]
+    fn insert(&mut self, i: usize) {
+        self.0[i >> 6] |= 1 << (i & 63);
+    }
+    #[inline]
+    fn remove(&mut self, i: usize) {
+        self.0[i >> 6] &= !(1 << (i & 63));
+    }
+    #[inline]
+    fn and(mut self, o: Self) -> Self {
+        for k in 0..W {
+            self.0[k] &= o.0[k];
+        }
+        self
+    }
+    #[inline]
+    fn or(mut self, o: Self) -> Self {
+        for k in 0..W {
+            self.0[k] |= o.0[k];
+        }
+        self
+    }
+    #[inline]
+    fn and_not(mut self, o: Self) -> Self {
+        for k in 0..W {
+            self.0[k] &= !o.0[k];
+        }
+        self
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+    #[inline]
+    fn count(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    #[inline]
+    fn pop(&mut self) -> Option<usize> {
+        for k in 0..W {
+            let w = self.0[k];
+            if w != 0 {
+                self.0[k] = w & (w - 1);
+                return Some(k * 64 + w.trailing_zeros() as usize);
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn exercise<B: CellSet>() {
+        let cells = [0usize, 5, 40, B::CAPACITY - 1];
+        let s = B::from_cells(cells);
+        assert_eq!(s.count(), 4);
+        assert!(s.has(40) && !s.has(41));
+        assert_eq!(s.iter().collect::<Vec<_>>(), cells.to_vec());
+        let t = s.and_not(B::single(5));
+        assert!(!t.has(5) && t.has(0));
+        assert!(s.intersects(B::single(B::CAPACITY - 1)));
+        assert!(B::default().is_empty());
+    }
+
+    #[test]
+    fn all_widths_behave_alike() {
+        exercise::<u64>();
+        exercise::<u128>();
+        exercise::<Wide<8>>();
+    }
+}

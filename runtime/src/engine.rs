@@ -1,0 +1,151 @@
+//! The runtime's entry point: a game at the cell-set width its board needs.
+//!
+//! [`Engine`] validates tables, picks `u64`, `u128` or a wide set once, and offers the operations
+//! the CLI needs on position texts. Code that wants the typed API uses [`Game`] and [`Position`].
+
+use crate::bits::{CellSet, Wide};
+use crate::game::Game;
+use crate::notation::PositionError;
+use crate::perft::Perft;
+use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
+use crate::tables::Tables;
+use std::fmt;
+
+/// Boards above this many cells are not supported by this build.
+pub const MAX_CELLS: usize = 512;
+
+pub enum Engine {
+    Narrow(Game<u64>),
+    Medium(Game<u128>),
+    Large(Game<Wide<8>>),
+}
+
+/// Tables the runtime cannot play.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError(pub String);
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// A legal move, described for output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveInfo {
+    pub from: String,
+    pub to: String,
+    pub promotion: Option<char>,
+    pub notation: String,
+    pub kind: &'static str,
+}
+
+macro_rules! with_game {
+    ($engine:expr, $g:ident => $body:expr) => {
+        match $engine {
+            Engine::Narrow($g) => $body,
+            Engine::Medium($g) => $body,
+            Engine::Large($g) => $body,
+        }
+    };
+}
+
+impl Engine {
+    pub fn new(tables: Tables) -> Result<Engine, LoadError> {
+        tables.validate().map_err(|e| LoadError(e.to_string()))?;
+        let cells = tables.cells.len();
+        if tables.sides.len() * tables.kinds.len() > 64 {
+            return Err(LoadError("more than 64 sides × piece kinds".into()));
+        }
+        Ok(if cells <= 64 {
+            Engine::Narrow(Game::new(tables))
+        } else if cells <= 128 {
+            Engine::Medium(Game::new(tables))
+        } else if cells <= MAX_CELLS {
+            Engine::Large(Game::new(tables))
+        } else {
+            return Err(LoadError(format!("the board has {cells} cells; this build supports up to {MAX_CELLS}")));
+        })
+    }
+
+    pub fn tables(&self) -> &Tables {
+        with_game!(self, g => &g.tables)
+    }
+
+    /// The start position, or the given one, normalised to text (FEN where possible).
+    pub fn position_text(&self, position: Option<&str>) -> Result<String, PositionError> {
+        with_game!(self, g => Ok(load(g, position)?.to_text(g)))
+    }
+
+    /// The position in the general notation.
+    pub fn general_text(&self, position: Option<&str>) -> Result<String, PositionError> {
+        with_game!(self, g => Ok(load(g, position)?.to_general(g)))
+    }
+
+    /// The legal moves, sorted by notation.
+    pub fn moves(&self, position: Option<&str>) -> Result<Vec<MoveInfo>, PositionError> {
+        with_game!(self, g => {
+            let mut pos = load(g, position)?;
+            let mut moves = Vec::new();
+            pos.legal_moves(g, &mut moves);
+            let mut out: Vec<MoveInfo> = moves.into_iter().map(|m| info(g, &pos, m)).collect();
+            out.sort_by(|a, b| a.notation.cmp(&b.notation));
+            Ok(out)
+        })
+    }
+
+    pub fn perft(&self, position: Option<&str>, depth: usize) -> Result<u64, PositionError> {
+        with_game!(self, g => {
+            let mut pos = load(g, position)?;
+            Ok(Perft::new(depth).count(g, &mut pos, depth))
+        })
+    }
+
+    /// Leaf counts per legal move, sorted by notation.
+    pub fn divide(&self, position: Option<&str>, depth: usize) -> Result<Vec<(MoveInfo, u64)>, PositionError> {
+        with_game!(self, g => {
+            let mut pos = load(g, position)?;
+            let counts = Perft::new(depth).divide(g, &mut pos, depth);
+            let mut out: Vec<(MoveInfo, u64)> = counts.into_iter().map(|(m, n)| (info(g, &pos, m), n)).collect();
+            out.sort_by(|a, b| a.0.notation.cmp(&b.0.notation));
+            Ok(out)
+        })
+    }
+
+    /// Plays the moves in turn from the position and returns the resulting position text.
+    pub fn play(&self, position: Option<&str>, moves: &[&str]) -> Result<String, PositionError> {
+        with_game!(self, g => {
+            let mut pos = load(g, position)?;
+            for text in moves {
+                let mv = pos.parse_move(g, text)?;
+                pos.make(g, mv);
+            }
+            Ok(pos.to_text(g))
+        })
+    }
+}
+
+fn load<B: CellSet>(g: &Game<B>, position: Option<&str>) -> Result<Position<B>, PositionError> {
+    match position {
+        Some(text) => Position::parse(g, text),
+        None => Ok(Position::start(g)),
+    }
+}
+
+fn info<B: CellSet>(g: &Game<B>, pos: &Position<B>, m: Move) -> MoveInfo {
+    MoveInfo {
+        from: g.cell_name(m.from).to_string(),
+        to: g.cell_name(m.to).to_string(),
+        promotion: (m.promotion != NO_PROMOTION).then(|| g.symbol(m.promotion as usize)),
+        notation: pos.notation(g, m),
+        kind: match m.kind {
+            MoveKind::Normal => "normal",
+            MoveKind::EnPassantTarget => "en-passant-target",
+            MoveKind::EnPassant => "en-passant",
+            MoveKind::Castle => "castle",
+            MoveKind::Stationary => "stationary",
+        },
+    }
+}

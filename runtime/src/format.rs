@@ -1,0 +1,811 @@
+//! The `.orbt` binary format of [`Tables`]: what `orbis compile` writes and the runtime loads.
+//!
+//! Layout, byte by byte, in docs/table-format.md. In short: a 16-byte header (magic, version,
+//! reserved flags, payload length, CRC-32 of the payload), then the payload: little-endian
+//! fields, `u32`-counted arrays and UTF-8 strings, in a fixed order of sections.
+//!
+//! Loading never panics and never trusts the file: [`Tables::from_bytes`] checks the header, the
+//! checksum and every length before it allocates, then runs [`Tables::validate`], so a loaded
+//! table's indices are all in range and the runtime can follow them without bounds surprises.
+
+use std::fmt;
+
+use crate::tables::{
+    ray, Attack, CastleInfo, GridInfo, KindInfo, Outcome, PromotionInfo, Ray, RulesInfo, SideInfo, Tables,
+    NO_CELL,
+};
+
+/// First four bytes of every table file.
+pub const MAGIC: [u8; 4] = *b"ORBT";
+/// The only layout this build reads and writes. Any layout change bumps it.
+pub const FORMAT_VERSION: u16 = 1;
+/// Bytes before the payload: magic, version, flags, payload length, checksum.
+pub const HEADER_LEN: usize = 16;
+/// At most this many colored kinds (`sides * kinds`): a set of them is a `u64`.
+pub const MAX_COLORED_KINDS: usize = 64;
+
+/// Every ray flag this version knows; other bits are rejected rather than ignored.
+const KNOWN_RAY_FLAGS: u8 =
+    ray::QUIET | ray::CAPTURE | ray::INITIAL | ray::EP_TARGET | ray::EP_CAPTURE | ray::SLIDE | ray::RETURNS;
+
+/// Kind flag bits in the file.
+const KIND_ROYAL: u8 = 1;
+const KIND_RESETS_CLOCK: u8 = 2;
+
+/// Attack tags in the file.
+const ATTACK_DIRECT: u8 = 0;
+const ATTACK_LINE: u8 = 1;
+
+/// Why bytes are not a loadable table. Each variant says what a user can act on: wrong file,
+/// wrong orbis version, damaged file, or a compiler bug (invalid content).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FormatError {
+    /// The file does not start with `ORBT`: not an orbis table at all.
+    BadMagic { found: Vec<u8> },
+    /// Written by an orbis with another layout.
+    UnsupportedVersion { found: u16 },
+    /// Reserved header flags are set: written by a newer writer this build cannot honor.
+    UnsupportedFlags { found: u16 },
+    /// The bytes end before `section` does. Sizes are in bytes from the start of the file.
+    Truncated { section: &'static str, expected: u64, found: u64 },
+    /// The payload is damaged.
+    ChecksumMismatch { stored: u32, computed: u32 },
+    /// Bytes after the end of `section` (the file, or the last payload section).
+    TrailingBytes { after: &'static str, extra: u64 },
+    /// A string is not UTF-8.
+    InvalidUtf8 { field: String },
+    /// Well-formed bytes, but `field` breaks an invariant the runtime relies on.
+    Invalid { field: String, problem: String },
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FormatError::BadMagic { found } => write!(
+                f,
+                "not an orbis table: expected the magic bytes \"ORBT\", found \"{}\"",
+                found.escape_ascii()
+            ),
+            FormatError::UnsupportedVersion { found } => write!(
+                f,
+                "unsupported table format version {found}: this build reads version {FORMAT_VERSION} \
+                 (recompile the variant with this orbis)"
+            ),
+            FormatError::UnsupportedFlags { found } => {
+                write!(f, "unsupported table header flags {found:#06x}: this build knows no flags")
+            }
+            FormatError::Truncated { section, expected, found } => {
+                write!(f, "truncated table: {section} needs {expected} bytes, the file has {found}")
+            }
+            FormatError::ChecksumMismatch { stored, computed } => write!(
+                f,
+                "damaged table: payload checksum is {computed:#010x}, the header says {stored:#010x}"
+            ),
+            FormatError::TrailingBytes { after, extra } => {
+                write!(f, "malformed table: {extra} unexpected bytes after the {after}")
+            }
+            FormatError::InvalidUtf8 { field } => write!(f, "invalid table: {field} is not valid UTF-8"),
+            FormatError::Invalid { field, problem } => write!(f, "invalid table: {field}: {problem}"),
+        }
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+fn invalid(field: impl Into<String>, problem: impl Into<String>) -> FormatError {
+    FormatError::Invalid { field: field.into(), problem: problem.into() }
+}
+
+impl Tables {
+    /// Serializes to the `.orbt` format (docs/table-format.md).
+    ///
+    /// Panics only if an array has more than `u32::MAX` entries, which no valid table has.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Writer::default();
+        w.str(&self.name);
+        w.strs(&self.cells);
+        w.strs(&self.headings);
+        match &self.grid {
+            None => w.u8(0),
+            Some(g) => {
+                w.u8(1);
+                w.u16(g.width);
+                w.u16(g.height);
+                w.strs(&g.files);
+                w.strs(&g.ranks);
+                w.u16s(&g.cell_at);
+            }
+        }
+        w.count(self.step.len());
+        for &(cell, heading) in &self.step {
+            w.u16(cell);
+            w.u8(heading);
+        }
+        w.count(self.kinds.len());
+        for k in &self.kinds {
+            w.str(&k.name);
+            w.u32(k.symbol as u32);
+            w.u8(if k.royal { KIND_ROYAL } else { 0 } | if k.resets_clock { KIND_RESETS_CLOCK } else { 0 });
+        }
+        w.count(self.sides.len());
+        for s in &self.sides {
+            w.str(&s.name);
+            w.count(s.setup.len());
+            for &(cell, kind) in &s.setup {
+                w.u16(cell);
+                w.u8(kind);
+            }
+            w.count(s.promotions.len());
+            for p in &s.promotions {
+                w.u8(p.kind);
+                w.count(p.choices.len());
+                w.bytes(&p.choices);
+                w.u16s(&p.zone);
+            }
+            w.count(s.castles.len());
+            for c in &s.castles {
+                w.str(&c.name);
+                w.u16(c.king_from);
+                w.u16(c.king_to);
+                w.u16(c.rook_from);
+                w.u16(c.rook_to);
+                w.u16s(&c.empty);
+                w.u16s(&c.safe);
+                match c.fen {
+                    None => w.u8(0),
+                    Some(ch) => {
+                        w.u8(1);
+                        w.u32(ch as u32);
+                    }
+                }
+            }
+        }
+        w.u8(self.rules.stalemate as u8);
+        w.u8(self.rules.stationary_moves as u8);
+        w.u16(self.rules.fifty_move);
+        w.u8(self.rules.repetition);
+        w.u32s(&self.ray_index);
+        w.count(self.rays.len());
+        for r in &self.rays {
+            w.u8(r.flags);
+            w.u8(r.heading);
+            w.range(r.must_empty);
+            w.range(r.cells);
+        }
+        w.u16s(&self.pool);
+        w.u32s(&self.attack_index);
+        w.count(self.attacks.len());
+        for a in &self.attacks {
+            match *a {
+                Attack::Direct { ck, cells } => {
+                    w.u8(ATTACK_DIRECT);
+                    w.u8(ck);
+                    w.range(cells);
+                }
+                Attack::Line { cells, masks } => {
+                    w.u8(ATTACK_LINE);
+                    w.range(cells);
+                    w.u32(masks);
+                }
+            }
+        }
+        w.count(self.masks.len());
+        for &m in &self.masks {
+            w.0.extend_from_slice(&m.to_le_bytes());
+        }
+
+        let payload = w.0;
+        let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&0u16.to_le_bytes());
+        out.extend_from_slice(&len32(payload.len()).to_le_bytes());
+        out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+        out.extend_from_slice(&payload);
+        out
+    }
+
+    /// Reads a `.orbt` file and validates it. Never panics, whatever the bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Tables, FormatError> {
+        let file_len = bytes.len() as u64;
+        let magic_seen = &bytes[..bytes.len().min(4)];
+        if magic_seen != &MAGIC[..magic_seen.len()] {
+            return Err(FormatError::BadMagic { found: magic_seen.to_vec() });
+        }
+        if bytes.len() < HEADER_LEN {
+            return Err(FormatError::Truncated {
+                section: "header",
+                expected: HEADER_LEN as u64,
+                found: file_len,
+            });
+        }
+        let le16 = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
+        let le32 = |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+        let version = le16(4);
+        if version != FORMAT_VERSION {
+            return Err(FormatError::UnsupportedVersion { found: version });
+        }
+        let flags = le16(6);
+        if flags != 0 {
+            return Err(FormatError::UnsupportedFlags { found: flags });
+        }
+        let payload_len = le32(8) as u64;
+        let stored = le32(12);
+        let expected = HEADER_LEN as u64 + payload_len;
+        if file_len < expected {
+            return Err(FormatError::Truncated { section: "payload", expected, found: file_len });
+        }
+        if file_len > expected {
+            return Err(FormatError::TrailingBytes { after: "payload", extra: file_len - expected });
+        }
+        let payload = &bytes[HEADER_LEN..];
+        let computed = crc32fast::hash(payload);
+        if computed != stored {
+            return Err(FormatError::ChecksumMismatch { stored, computed });
+        }
+        let tables = read_payload(&mut Reader { bytes: payload, pos: 0, section: "name" })?;
+        tables.validate()?;
+        Ok(tables)
+    }
+
+    /// Checks every index the runtime follows, and the few invariants it relies on (sizes that
+    /// fit their integer types, at most 64 colored kinds). The first problem found is returned,
+    /// naming the field.
+    pub fn validate(&self) -> Result<(), FormatError> {
+        let n_cells = self.cells.len();
+        let n_headings = self.headings.len();
+        let n_kinds = self.kinds.len();
+        let n_sides = self.sides.len();
+        if n_cells > NO_CELL as usize {
+            return Err(invalid(
+                "cells",
+                format!("{n_cells} cells; at most {NO_CELL} fit (cell {NO_CELL} is NO_CELL)"),
+            ));
+        }
+        if n_headings > 256 {
+            return Err(invalid("headings", format!("{n_headings} headings; at most 256 fit in a u8")));
+        }
+        if n_kinds == 0 {
+            return Err(invalid("kinds", "no kinds; a variant has at least one piece"));
+        }
+        if n_sides < 2 {
+            return Err(invalid("sides", format!("{n_sides} sides; a variant has at least two")));
+        }
+        let n_ck = n_kinds * n_sides;
+        if n_ck > MAX_COLORED_KINDS {
+            return Err(invalid(
+                "kinds",
+                format!("{n_sides} sides x {n_kinds} kinds = {n_ck} colored kinds; at most {MAX_COLORED_KINDS} are supported"),
+            ));
+        }
+
+        let cell_name = |c: u16| match self.cells.get(c as usize) {
+            Some(name) => name.clone(),
+            None => format!("#{c}"),
+        };
+        let check_cell = |field: &dyn Fn() -> String, c: u16| -> Result<(), FormatError> {
+            if (c as usize) < n_cells {
+                Ok(())
+            } else {
+                Err(invalid(field(), format!("cell {c} is out of range ({n_cells} cells)")))
+            }
+        };
+        let check_cells = |field: &dyn Fn() -> String, cs: &[u16]| -> Result<(), FormatError> {
+            cs.iter().try_for_each(|&c| check_cell(field, c))
+        };
+        let check_kind = |field: &dyn Fn() -> String, k: u8| -> Result<(), FormatError> {
+            if (k as usize) < n_kinds {
+                Ok(())
+            } else {
+                Err(invalid(field(), format!("kind {k} is out of range ({n_kinds} kinds)")))
+            }
+        };
+        let check_letter = |field: &dyn Fn() -> String, ch: char| -> Result<(), FormatError> {
+            if ch.is_alphabetic() && ch.is_uppercase() {
+                Ok(())
+            } else {
+                Err(invalid(field(), format!("{ch:?} is not an upper-case letter")))
+            }
+        };
+
+        // Step function: dense, one entry per (cell, heading).
+        let step_len = n_cells as u64 * n_headings as u64;
+        if self.step.len() as u64 != step_len {
+            return Err(invalid(
+                "step",
+                format!(
+                    "length {} but cells x headings = {n_cells} x {n_headings} = {step_len}",
+                    self.step.len()
+                ),
+            ));
+        }
+        for (i, &(to, h)) in self.step.iter().enumerate() {
+            let field = || {
+                format!("step from {} heading {}", self.cells[i / n_headings], self.headings[i % n_headings])
+            };
+            if to == NO_CELL {
+                if h != 0 {
+                    return Err(invalid(field(), format!("off-board step has heading {h}; it must be 0")));
+                }
+                continue;
+            }
+            check_cell(&field, to)?;
+            if h as usize >= n_headings {
+                return Err(invalid(
+                    field(),
+                    format!("arrival heading {h} is out of range ({n_headings} headings)"),
+                ));
+            }
+        }
+
+        if let Some(g) = &self.grid {
+            if g.files.len() != g.width as usize || g.ranks.len() != g.height as usize {
+                return Err(invalid(
+                    "grid",
+                    format!(
+                        "{} files and {} ranks for a {}x{} grid",
+                        g.files.len(),
+                        g.ranks.len(),
+                        g.width,
+                        g.height
+                    ),
+                ));
+            }
+            let area = g.width as usize * g.height as usize;
+            if g.cell_at.len() != area {
+                return Err(invalid(
+                    "grid cell_at",
+                    format!(
+                        "length {} but width x height = {}x{} = {area}",
+                        g.cell_at.len(),
+                        g.width,
+                        g.height
+                    ),
+                ));
+            }
+            for (i, &c) in g.cell_at.iter().enumerate() {
+                if c != NO_CELL {
+                    let w = g.width as usize;
+                    check_cell(&|| format!("grid cell_at ({}, {})", i % w, i / w), c)?;
+                }
+            }
+        }
+
+        for (k, kind) in self.kinds.iter().enumerate() {
+            check_letter(&|| format!("kind {k} ({}) symbol", kind.name), kind.symbol)?;
+            if let Some(j) = self.kinds[..k].iter().position(|o| o.symbol == kind.symbol) {
+                return Err(invalid(
+                    format!("kind {k} ({}) symbol", kind.name),
+                    format!("{:?} is also the symbol of kind {j} ({})", kind.symbol, self.kinds[j].name),
+                ));
+            }
+        }
+
+        let mut occupied = vec![false; n_cells];
+        for (s, side) in self.sides.iter().enumerate() {
+            for &(cell, kind) in &side.setup {
+                let field = || format!("side {s} ({}) setup", side.name);
+                check_cell(&field, cell)?;
+                check_kind(&field, kind)?;
+                if std::mem::replace(&mut occupied[cell as usize], true) {
+                    return Err(invalid(field(), format!("cell {} is set up twice", cell_name(cell))));
+                }
+            }
+            for (p, promo) in side.promotions.iter().enumerate() {
+                let field = || format!("side {s} ({}) promotion {p}", side.name);
+                check_kind(&field, promo.kind)?;
+                promo.choices.iter().try_for_each(|&k| check_kind(&field, k))?;
+                check_cells(&field, &promo.zone)?;
+            }
+            for (c, castle) in side.castles.iter().enumerate() {
+                let field = || format!("side {s} ({}) castle {c} ({})", side.name, castle.name);
+                for cell in [castle.king_from, castle.king_to, castle.rook_from, castle.rook_to] {
+                    check_cell(&field, cell)?;
+                }
+                check_cells(&field, &castle.empty)?;
+                check_cells(&field, &castle.safe)?;
+                if let Some(ch) = castle.fen {
+                    check_letter(&|| format!("{} fen letter", field()), ch)?;
+                }
+            }
+        }
+
+        check_index("ray_index", &self.ray_index, n_ck as u64 * n_cells as u64 + 1, "rays", self.rays.len())?;
+        let pool_len = self.pool.len();
+        for (i, r) in self.rays.iter().enumerate() {
+            let field = || format!("ray {i}");
+            if r.flags & !KNOWN_RAY_FLAGS != 0 {
+                return Err(invalid(
+                    field(),
+                    format!("unknown flag bits {:#04x}", r.flags & !KNOWN_RAY_FLAGS),
+                ));
+            }
+            if r.heading as usize >= n_headings {
+                return Err(invalid(
+                    field(),
+                    format!("heading {} is out of range ({n_headings} headings)", r.heading),
+                ));
+            }
+            check_range(&field, "must_empty", r.must_empty, "the pool", pool_len)?;
+            check_range(&field, "cells", r.cells, "the pool", pool_len)?;
+            if r.flags & ray::SLIDE == 0 && r.cells.1 - r.cells.0 != 1 {
+                return Err(invalid(
+                    field(),
+                    format!(
+                        "a step ray (no slide flag) has {} destination cells; it must have 1",
+                        r.cells.1 - r.cells.0
+                    ),
+                ));
+            }
+        }
+        for (i, &c) in self.pool.iter().enumerate() {
+            check_cell(&|| format!("pool[{i}]"), c)?;
+        }
+
+        check_index("attack_index", &self.attack_index, n_cells as u64 + 1, "attacks", self.attacks.len())?;
+        for (i, a) in self.attacks.iter().enumerate() {
+            let field = || format!("attack {i}");
+            match *a {
+                Attack::Direct { ck, cells } => {
+                    if ck as usize >= n_ck {
+                        return Err(invalid(
+                            field(),
+                            format!("colored kind {ck} is out of range ({n_ck} colored kinds)"),
+                        ));
+                    }
+                    check_range(&field, "cells", cells, "the pool", pool_len)?;
+                }
+                Attack::Line { cells, masks } => {
+                    check_range(&field, "cells", cells, "the pool", pool_len)?;
+                    let end = masks as u64 + (cells.1 - cells.0) as u64;
+                    if end > self.masks.len() as u64 {
+                        return Err(invalid(
+                            field(),
+                            format!(
+                                "masks range {masks}..{end} is outside the masks (length {})",
+                                self.masks.len()
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        if n_ck < 64 {
+            for (i, &m) in self.masks.iter().enumerate() {
+                if m >> n_ck != 0 {
+                    return Err(invalid(
+                        format!("masks[{i}]"),
+                        format!("{m:#x} names colored kinds beyond the {n_ck} that exist"),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Narrows a length for the file; tables never come near 4 G entries.
+fn len32(n: usize) -> u32 {
+    u32::try_from(n).expect("orbis table array longer than u32::MAX")
+}
+
+/// `start..end` must lie within `0..len` of `target`.
+fn check_range(
+    field: &dyn Fn() -> String,
+    what: &str,
+    (start, end): (u32, u32),
+    target: &str,
+    len: usize,
+) -> Result<(), FormatError> {
+    if start > end {
+        return Err(invalid(field(), format!("{what} range {start}..{end} is reversed")));
+    }
+    if end as u64 > len as u64 {
+        return Err(invalid(
+            field(),
+            format!("{what} range {start}..{end} is outside {target} (length {len})"),
+        ));
+    }
+    Ok(())
+}
+
+/// A CSR-style index: exactly `expected_len` entries, non-decreasing, last ≤ `target_len`.
+fn check_index(
+    name: &str,
+    index: &[u32],
+    expected_len: u64,
+    target: &str,
+    target_len: usize,
+) -> Result<(), FormatError> {
+    if index.len() as u64 != expected_len {
+        return Err(invalid(name, format!("length {} but {expected_len} expected", index.len())));
+    }
+    for (i, pair) in index.windows(2).enumerate() {
+        if pair[0] > pair[1] {
+            return Err(invalid(
+                format!("{name}[{}]", i + 1),
+                format!("{} is less than the previous entry {}", pair[1], pair[0]),
+            ));
+        }
+    }
+    if let Some(&last) = index.last() {
+        if last as u64 > target_len as u64 {
+            return Err(invalid(
+                format!("{name}[{}]", index.len() - 1),
+                format!("{last} is past the end of {target} (length {target_len})"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[derive(Default)]
+struct Writer(Vec<u8>);
+
+impl Writer {
+    fn u8(&mut self, v: u8) {
+        self.0.push(v);
+    }
+    fn u16(&mut self, v: u16) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn u32(&mut self, v: u32) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn count(&mut self, n: usize) {
+        self.u32(len32(n));
+    }
+    fn bytes(&mut self, b: &[u8]) {
+        self.0.extend_from_slice(b);
+    }
+    fn range(&mut self, (start, end): (u32, u32)) {
+        self.u32(start);
+        self.u32(end);
+    }
+    fn str(&mut self, s: &str) {
+        self.count(s.len());
+        self.bytes(s.as_bytes());
+    }
+    fn strs(&mut self, v: &[String]) {
+        self.count(v.len());
+        v.iter().for_each(|s| self.str(s));
+    }
+    fn u16s(&mut self, v: &[u16]) {
+        self.count(v.len());
+        v.iter().for_each(|&x| self.u16(x));
+    }
+    fn u32s(&mut self, v: &[u32]) {
+        self.count(v.len());
+        v.iter().for_each(|&x| self.u32(x));
+    }
+}
+
+/// Reads the payload; `section` names where a read failed.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    section: &'static str,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], FormatError> {
+        let remaining = self.bytes.len() - self.pos;
+        if n > remaining {
+            return Err(FormatError::Truncated {
+                section: self.section,
+                expected: (HEADER_LEN + self.pos) as u64 + n as u64,
+                found: (HEADER_LEN + self.bytes.len()) as u64,
+            });
+        }
+        let out = &self.bytes[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(out)
+    }
+    fn u8(&mut self) -> Result<u8, FormatError> {
+        Ok(self.take(1)?[0])
+    }
+    fn u16(&mut self) -> Result<u16, FormatError> {
+        let b = self.take(2)?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+    fn u32(&mut self) -> Result<u32, FormatError> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    fn u64(&mut self) -> Result<u64, FormatError> {
+        let b = self.take(8)?;
+        let mut a = [0; 8];
+        a.copy_from_slice(b);
+        Ok(u64::from_le_bytes(a))
+    }
+    fn range(&mut self) -> Result<(u32, u32), FormatError> {
+        Ok((self.u32()?, self.u32()?))
+    }
+    /// An element count; checked against the bytes left so a corrupt count cannot make us
+    /// allocate gigabytes (each element takes at least `min_size` bytes).
+    fn count(&mut self, min_size: usize) -> Result<usize, FormatError> {
+        let n = self.u32()? as usize;
+        let remaining = self.bytes.len() - self.pos;
+        if n.saturating_mul(min_size) > remaining {
+            return Err(FormatError::Truncated {
+                section: self.section,
+                expected: (HEADER_LEN + self.pos) as u64 + n as u64 * min_size as u64,
+                found: (HEADER_LEN + self.bytes.len()) as u64,
+            });
+        }
+        Ok(n)
+    }
+    fn bool(&mut self, field: &dyn Fn() -> String) -> Result<bool, FormatError> {
+        match self.u8()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            b => Err(invalid(field(), format!("boolean byte is {b}; it must be 0 or 1"))),
+        }
+    }
+    fn char(&mut self, field: &dyn Fn() -> String) -> Result<char, FormatError> {
+        let v = self.u32()?;
+        char::from_u32(v).ok_or_else(|| invalid(field(), format!("{v:#x} is not a Unicode scalar value")))
+    }
+    fn str(&mut self, field: &dyn Fn() -> String) -> Result<String, FormatError> {
+        let n = self.count(1)?;
+        let b = self.take(n)?;
+        String::from_utf8(b.to_vec()).map_err(|_| FormatError::InvalidUtf8 { field: field() })
+    }
+    fn strs(&mut self, what: &str) -> Result<Vec<String>, FormatError> {
+        let n = self.count(4)?;
+        (0..n).map(|i| self.str(&|| format!("{what} {i}"))).collect()
+    }
+    fn u16s(&mut self) -> Result<Vec<u16>, FormatError> {
+        let n = self.count(2)?;
+        (0..n).map(|_| self.u16()).collect()
+    }
+    fn u32s(&mut self) -> Result<Vec<u32>, FormatError> {
+        let n = self.count(4)?;
+        (0..n).map(|_| self.u32()).collect()
+    }
+}
+
+fn read_payload(r: &mut Reader) -> Result<Tables, FormatError> {
+    r.section = "name";
+    let name = r.str(&|| "variant name".to_string())?;
+    r.section = "cells";
+    let cells = r.strs("cell name")?;
+    r.section = "headings";
+    let headings = r.strs("heading name")?;
+
+    r.section = "grid";
+    let grid = if r.bool(&|| "grid presence byte".to_string())? {
+        Some(GridInfo {
+            width: r.u16()?,
+            height: r.u16()?,
+            files: r.strs("grid file")?,
+            ranks: r.strs("grid rank")?,
+            cell_at: r.u16s()?,
+        })
+    } else {
+        None
+    };
+
+    r.section = "step";
+    let n = r.count(3)?;
+    let step = (0..n).map(|_| Ok((r.u16()?, r.u8()?))).collect::<Result<Vec<_>, FormatError>>()?;
+
+    r.section = "kinds";
+    let n = r.count(9)?;
+    let mut kinds = Vec::with_capacity(n);
+    for k in 0..n {
+        let name = r.str(&|| format!("kind {k} name"))?;
+        let symbol = r.char(&|| format!("kind {k} symbol"))?;
+        let flags = r.u8()?;
+        if flags & !(KIND_ROYAL | KIND_RESETS_CLOCK) != 0 {
+            return Err(invalid(format!("kind {k} flags"), format!("unknown bits in {flags:#04x}")));
+        }
+        kinds.push(KindInfo {
+            name,
+            symbol,
+            royal: flags & KIND_ROYAL != 0,
+            resets_clock: flags & KIND_RESETS_CLOCK != 0,
+        });
+    }
+
+    r.section = "sides";
+    let n = r.count(16)?;
+    let mut sides = Vec::with_capacity(n);
+    for s in 0..n {
+        let name = r.str(&|| format!("side {s} name"))?;
+        let m = r.count(3)?;
+        let setup = (0..m).map(|_| Ok((r.u16()?, r.u8()?))).collect::<Result<Vec<_>, FormatError>>()?;
+        let m = r.count(9)?;
+        let mut promotions = Vec::with_capacity(m);
+        for _ in 0..m {
+            let kind = r.u8()?;
+            let c = r.count(1)?;
+            let choices = r.take(c)?.to_vec();
+            let zone = r.u16s()?;
+            promotions.push(PromotionInfo { kind, choices, zone });
+        }
+        let m = r.count(21)?;
+        let mut castles = Vec::with_capacity(m);
+        for c in 0..m {
+            let name = r.str(&|| format!("side {s} castle {c} name"))?;
+            let (king_from, king_to, rook_from, rook_to) = (r.u16()?, r.u16()?, r.u16()?, r.u16()?);
+            let empty = r.u16s()?;
+            let safe = r.u16s()?;
+            let fen_field = || format!("side {s} castle {c} fen");
+            let fen = if r.bool(&fen_field)? { Some(r.char(&fen_field)?) } else { None };
+            castles.push(CastleInfo { name, king_from, king_to, rook_from, rook_to, empty, safe, fen });
+        }
+        sides.push(SideInfo { name, setup, promotions, castles });
+    }
+
+    r.section = "rules";
+    let stalemate = match r.u8()? {
+        0 => Outcome::Draw,
+        1 => Outcome::Win,
+        2 => Outcome::Loss,
+        b => {
+            return Err(invalid(
+                "rules stalemate",
+                format!("outcome byte is {b}; it must be 0 (draw), 1 (win) or 2 (loss)"),
+            ))
+        }
+    };
+    let stationary_moves = r.bool(&|| "rules stationary_moves".to_string())?;
+    let rules = RulesInfo { stalemate, stationary_moves, fifty_move: r.u16()?, repetition: r.u8()? };
+
+    r.section = "ray_index";
+    let ray_index = r.u32s()?;
+    r.section = "rays";
+    let n = r.count(18)?;
+    let rays = (0..n)
+        .map(|_| Ok(Ray { flags: r.u8()?, heading: r.u8()?, must_empty: r.range()?, cells: r.range()? }))
+        .collect::<Result<Vec<_>, FormatError>>()?;
+    r.section = "pool";
+    let pool = r.u16s()?;
+    r.section = "attack_index";
+    let attack_index = r.u32s()?;
+
+    r.section = "attacks";
+    let n = r.count(10)?;
+    let mut attacks = Vec::with_capacity(n);
+    for i in 0..n {
+        attacks.push(match r.u8()? {
+            ATTACK_DIRECT => Attack::Direct { ck: r.u8()?, cells: r.range()? },
+            ATTACK_LINE => Attack::Line { cells: r.range()?, masks: r.u32()? },
+            t => {
+                return Err(invalid(
+                    format!("attack {i}"),
+                    format!("tag {t}; it must be 0 (direct) or 1 (line)"),
+                ))
+            }
+        });
+    }
+
+    r.section = "masks";
+    let n = r.count(8)?;
+    let masks = (0..n).map(|_| r.u64()).collect::<Result<Vec<_>, FormatError>>()?;
+
+    let extra = r.bytes.len() - r.pos;
+    if extra != 0 {
+        return Err(FormatError::TrailingBytes {
+            after: "masks section (the last of the payload)",
+            extra: extra as u64,
+        });
+    }
+    Ok(Tables {
+        name,
+        cells,
+        headings,
+        grid,
+        step,
+        kinds,
+        sides,
+        rules,
+        ray_index,
+        rays,
+        pool,
+        attack_index,
+        attacks,
+        masks,
+    })
+}

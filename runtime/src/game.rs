@@ -1,0 +1,241 @@
+//! A game ready to play: the tables plus the bit sets move generation works on.
+//!
+//! Building a [`Game`] only converts lists from the (validated) tables into bit sets and indexes;
+//! no geometry is derived here.
+
+use crate::bits::CellSet;
+use crate::tables::{Attack, Tables, NO_CELL};
+
+/// A ray as move generation uses it.
+#[derive(Clone, Copy, Debug)]
+pub struct Ray<B> {
+    pub flags: u8,
+    /// Cells that must be empty before any destination counts.
+    pub must_empty: B,
+    /// Destinations: `Game::pool[cells.0 .. cells.1]`.
+    pub cells: (u32, u32),
+}
+
+/// A line out from a target cell, for attack tests and pins.
+#[derive(Clone, Copy, Debug)]
+pub struct Line<B> {
+    /// All cells of the line, to skip it quickly when no possible attacker stands on it.
+    pub set: B,
+    pub cells: (u32, u32),
+    pub masks: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct Promotion<B> {
+    pub zone: B,
+    pub choices: Vec<u8>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Castle<B> {
+    pub king_from: u16,
+    pub king_to: u16,
+    pub rook_from: u16,
+    pub rook_to: u16,
+    /// `empty` minus the king's and rook's own cells.
+    pub empty: B,
+    pub safe: Vec<u16>,
+}
+
+/// Everything the engine needs, indexed for speed. `ck` = colored kind = `side * kinds + kind`.
+#[derive(Clone, Debug)]
+pub struct Game<B> {
+    pub tables: Tables,
+    pub cells: usize,
+    pub kinds: usize,
+    pub sides: usize,
+    pub pool: Vec<u16>,
+    pub rays: Vec<Ray<B>>,
+    /// Per `ck * cells + cell`, a range into `rays`.
+    pub ray_index: Vec<u32>,
+    /// Per `(target * sides + attacking side)`: a range into `direct`.
+    pub direct_index: Vec<u32>,
+    /// Direct attackers: a piece of colored kind `.0` on a cell of `.1` attacks the target.
+    pub direct: Vec<(u8, B)>,
+    /// Per target: a range into `lines`.
+    pub line_index: Vec<u32>,
+    pub lines: Vec<Line<B>>,
+    pub masks: Vec<u64>,
+    /// Per side: the colored kinds that attack along lines (sliders).
+    pub line_cks: Vec<Vec<u8>>,
+    /// Per side: the mask of its colored kinds.
+    pub side_cks: Vec<u64>,
+    /// Per colored kind: its promotion, if it has one.
+    pub promotion: Vec<Option<Promotion<B>>>,
+    /// Per side.
+    pub castles: Vec<Vec<Castle<B>>>,
+    /// Per colored kind.
+    pub royal: Vec<bool>,
+    pub resets_clock: Vec<bool>,
+    pub zobrist: Zobrist,
+}
+
+/// Random keys for position hashing (repetition detection).
+#[derive(Clone, Debug)]
+pub struct Zobrist {
+    /// Per `ck * cells + cell`.
+    pub piece: Vec<u64>,
+    /// Per side to move.
+    pub side: Vec<u64>,
+    /// Per cell, for unmoved pieces and en-passant targets.
+    pub virgin: Vec<u64>,
+    pub ep: Vec<u64>,
+}
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl<B: CellSet> Game<B> {
+    /// `tables` must have passed [`Tables::validate`] and have at most `B::CAPACITY` cells.
+    pub fn new(tables: Tables) -> Game<B> {
+        let cells = tables.cells.len();
+        let kinds = tables.kinds.len();
+        let sides = tables.sides.len();
+        assert!(cells <= B::CAPACITY, "board too large for this cell set width");
+        let pool = tables.pool.clone();
+        let set_of = |range: (u32, u32)| {
+            B::from_cells(pool[range.0 as usize..range.1 as usize].iter().map(|&c| c as usize))
+        };
+        let rays = tables
+            .rays
+            .iter()
+            .map(|r| Ray { flags: r.flags, must_empty: set_of(r.must_empty), cells: r.cells })
+            .collect();
+
+        let mut direct_index = vec![0u32];
+        let mut direct = Vec::new();
+        let mut line_index = vec![0u32];
+        let mut lines = Vec::new();
+        let mut line_cks = vec![Vec::new(); sides];
+        for t in 0..cells {
+            let range = tables.attack_index[t] as usize..tables.attack_index[t + 1] as usize;
+            for side in 0..sides {
+                for a in &tables.attacks[range.clone()] {
+                    if let Attack::Direct { ck, cells } = *a {
+                        if ck as usize / kinds == side {
+                            direct.push((ck, set_of(cells)));
+                        }
+                    }
+                }
+                direct_index.push(direct.len() as u32);
+            }
+            for a in &tables.attacks[range] {
+                if let Attack::Line { cells: c, masks } = *a {
+                    lines.push(Line { set: set_of(c), cells: c, masks });
+                    for i in 0..(c.1 - c.0) {
+                        let mut m = tables.masks[(masks + i) as usize];
+                        while m != 0 {
+                            let ck = m.trailing_zeros() as u8;
+                            m &= m - 1;
+                            let list = &mut line_cks[ck as usize / kinds];
+                            if !list.contains(&ck) {
+                                list.push(ck);
+                            }
+                        }
+                    }
+                }
+            }
+            line_index.push(lines.len() as u32);
+        }
+
+        let mut promotion = vec![None; sides * kinds];
+        let mut castles = Vec::new();
+        for (s, side) in tables.sides.iter().enumerate() {
+            for p in &side.promotions {
+                promotion[s * kinds + p.kind as usize] = Some(Promotion {
+                    zone: B::from_cells(p.zone.iter().map(|&c| c as usize)),
+                    choices: p.choices.clone(),
+                });
+            }
+            castles.push(
+                side.castles
+                    .iter()
+                    .map(|c| {
+                        let mut empty = B::from_cells(c.empty.iter().map(|&x| x as usize));
+                        empty.remove(c.king_from as usize);
+                        empty.remove(c.rook_from as usize);
+                        Castle {
+                            king_from: c.king_from,
+                            king_to: c.king_to,
+                            rook_from: c.rook_from,
+                            rook_to: c.rook_to,
+                            empty,
+                            safe: c.safe.clone(),
+                        }
+                    })
+                    .collect(),
+            );
+        }
+        let royal = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].royal).collect();
+        let resets_clock = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].resets_clock).collect();
+
+        let mut seed = 0x0b15_c0de_u64;
+        let mut keys = |n: usize| (0..n).map(|_| splitmix(&mut seed)).collect::<Vec<u64>>();
+        let zobrist = Zobrist {
+            piece: keys(sides * kinds * cells),
+            side: keys(sides),
+            virgin: keys(cells),
+            ep: keys(cells),
+        };
+
+        let side_cks = (0..sides).map(|s| (((1u128 << kinds) - 1) as u64) << (s * kinds)).collect();
+        Game {
+            side_cks,
+            cells,
+            kinds,
+            sides,
+            pool,
+            rays,
+            ray_index: tables.ray_index.clone(),
+            direct_index,
+            direct,
+            line_index,
+            lines,
+            masks: tables.masks.clone(),
+            line_cks,
+            promotion,
+            castles,
+            royal,
+            resets_clock,
+            zobrist,
+            tables,
+        }
+    }
+
+    #[inline(always)]
+    pub fn rays_of(&self, ck: usize, cell: usize) -> &[Ray<B>] {
+        let i = ck * self.cells + cell;
+        &self.rays[self.ray_index[i] as usize..self.ray_index[i + 1] as usize]
+    }
+
+    #[inline(always)]
+    pub fn cells_of(&self, range: (u32, u32)) -> &[u16] {
+        &self.pool[range.0 as usize..range.1 as usize]
+    }
+
+    pub fn cell_name(&self, cell: u16) -> &str {
+        if cell == NO_CELL {
+            "-"
+        } else {
+            &self.tables.cells[cell as usize]
+        }
+    }
+
+    pub fn cell_by_name(&self, name: &str) -> Option<u16> {
+        self.tables.cells.iter().position(|c| c == name).map(|c| c as u16)
+    }
+
+    pub fn symbol(&self, kind: usize) -> char {
+        self.tables.kinds[kind].symbol
+    }
+}

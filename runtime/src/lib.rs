@@ -1,0 +1,26 @@
+//! orbis runtime: loads compiled variant tables and plays them.
+//!
+//! It depends on no parser or graph crate: everything geometric was precomputed by the compiler
+//! into [`Tables`]. Stages: [`format`] reads and writes tables (checked), [`Engine`] picks the
+//! cell-set width and builds a [`Game`] (tables indexed for speed), [`Position`] holds a position
+//! with make/unmake and attack tests, `movegen` generates legal moves, [`Perft`] counts them,
+//! `notation` reads and writes positions and moves.
+
+pub mod bits;
+pub mod engine;
+pub mod format;
+pub mod game;
+pub mod inspect;
+pub mod movegen;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod tables;
+
+pub use bits::CellSet;
+pub use engine::{Engine, LoadError, MoveInfo};
+pub use game::Game;
+pub use notation::PositionError;
+pub use perft::Perft;
+pub use position::{Move, MoveKind, Position};
+pub use tables::Tables;

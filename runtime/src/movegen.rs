@@ -1,0 +1,194 @@
+//! Legal move generation, table-driven.
+//!
+//! For each piece the rays of its colored kind and cell are walked; destinations are collected per
+//! piece in two bit sets (quiet, capture), so a cell reached by several paths is one move. Legality:
+//! moves of royal pieces, of pinned pieces, en-passant captures, castling and every move while in
+//! check are played and tested; all others are legal by construction (pins are found along the
+//! attack lines of each royal piece).
+
+use crate::bits::CellSet;
+use crate::game::Game;
+use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
+use crate::tables::ray;
+
+impl<B: CellSet> Position<B> {
+    /// Pieces of the side to move that stand between one of its royal pieces and an enemy line
+    /// attacker.
+    pub fn pinned(&self, game: &Game<B>, royals: B) -> B {
+        let us = self.to_move;
+        let mut pinned = B::default();
+        for k in royals.iter() {
+            for line in &game.lines[game.line_index[k] as usize..game.line_index[k + 1] as usize] {
+                let cells = game.cells_of(line.cells);
+                let mut blocker: Option<usize> = None;
+                for (i, &c) in cells.iter().enumerate() {
+                    let c = c as usize;
+                    let code = self.board[c];
+                    if code == 0 || Some(c) == blocker {
+                        continue;
+                    }
+                    match blocker {
+                        None => {
+                            if self.side_at(game, c) != us {
+                                break;
+                            }
+                            blocker = Some(c);
+                        }
+                        Some(b) => {
+                            let mask = game.masks[line.masks as usize + i];
+                            if (mask >> (code - 1)) & 1 != 0 && self.side_at(game, c) != us {
+                                pinned.insert(b);
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        pinned
+    }
+
+    /// Appends every pseudo-legal move of the side to move to `out`. Returns nothing; legality is
+    /// decided by [`Position::legal_moves`].
+    pub fn pseudo_moves(&self, game: &Game<B>, out: &mut Vec<Move>) {
+        let us = self.to_move;
+        let own = self.by_side[us];
+        let enemy = self.occupied.and_not(own);
+        let empty_ok = game.tables.rules.stationary_moves;
+        for from in own.iter() {
+            let ck = self.board[from] as usize - 1;
+            let mut quiet = B::default();
+            let mut capture = B::default();
+            let mut stationary = false;
+            for (ri, r) in game.rays_of(ck, from).iter().enumerate() {
+                let f = r.flags;
+                if f & ray::INITIAL != 0 && !self.virgin.has(from) {
+                    continue;
+                }
+                if r.must_empty.intersects(self.occupied) {
+                    continue;
+                }
+                let cells = game.cells_of(r.cells);
+                if f & ray::SLIDE != 0 {
+                    let mut blocked = false;
+                    for &c in cells {
+                        let c = c as usize;
+                        if self.occupied.has(c) {
+                            if f & ray::CAPTURE != 0 && enemy.has(c) {
+                                capture.insert(c);
+                            }
+                            blocked = true;
+                            break;
+                        }
+                        if f & ray::QUIET != 0 {
+                            quiet.insert(c);
+                        }
+                    }
+                    if !blocked && empty_ok && f & ray::RETURNS != 0 && f & ray::QUIET != 0 {
+                        stationary = true;
+                    }
+                } else {
+                    let c = cells[0] as usize;
+                    if self.occupied.has(c) {
+                        if f & ray::CAPTURE != 0 && enemy.has(c) {
+                            capture.insert(c);
+                        }
+                    } else {
+                        if f & ray::QUIET != 0 {
+                            if f & ray::EP_TARGET != 0 {
+                                let ray_index = game.ray_index[ck * game.cells + from] as usize + ri;
+                                self.push(game, ck, from, c, MoveKind::EnPassantTarget, ray_index as u32, out);
+                            } else {
+                                quiet.insert(c);
+                            }
+                        }
+                        if f & ray::EP_CAPTURE != 0
+                            && self.ep_cells.has(c)
+                            && self.ep_victim != crate::tables::NO_CELL
+                            && enemy.has(self.ep_victim as usize)
+                        {
+                            self.push(game, ck, from, c, MoveKind::EnPassant, 0, out);
+                        }
+                    }
+                }
+            }
+            for to in quiet.or(capture).iter() {
+                self.push(game, ck, from, to, MoveKind::Normal, 0, out);
+            }
+            if stationary {
+                out.push(Move { from: from as u16, to: from as u16, kind: MoveKind::Stationary, promotion: NO_PROMOTION, aux: 0 });
+            }
+        }
+        self.castling_moves(game, out);
+    }
+
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn push(&self, game: &Game<B>, ck: usize, from: usize, to: usize, kind: MoveKind, aux: u32, out: &mut Vec<Move>) {
+        let mv = Move { from: from as u16, to: to as u16, kind, promotion: NO_PROMOTION, aux };
+        match &game.promotion[ck] {
+            Some(p) if p.zone.has(to) => {
+                for &choice in &p.choices {
+                    out.push(Move { promotion: choice, ..mv });
+                }
+            }
+            _ => out.push(mv),
+        }
+    }
+
+    fn castling_moves(&self, game: &Game<B>, out: &mut Vec<Move>) {
+        let us = self.to_move;
+        for (i, c) in game.castles[us].iter().enumerate() {
+            let (kf, rf) = (c.king_from as usize, c.rook_from as usize);
+            if !self.virgin.has(kf) || !self.virgin.has(rf) {
+                continue;
+            }
+            if self.board[kf] == 0 || self.board[rf] == 0 || self.side_at(game, kf) != us || self.side_at(game, rf) != us {
+                continue;
+            }
+            if c.empty.intersects(self.occupied) {
+                continue;
+            }
+            if c.safe.iter().any(|&s| self.attacked_by_enemy(game, s as usize, us)) {
+                continue;
+            }
+            out.push(Move { from: c.king_from, to: c.king_to, kind: MoveKind::Castle, promotion: NO_PROMOTION, aux: i as u32 });
+        }
+    }
+
+    /// Appends the legal moves of the side to move to `out`.
+    pub fn legal_moves(&mut self, game: &Game<B>, out: &mut Vec<Move>) {
+        let start = out.len();
+        self.pseudo_moves(game, out);
+        let us = self.to_move;
+        let royals = self.royals(game, us);
+        if royals.is_empty() {
+            return;
+        }
+        let in_check = royals.iter().any(|r| self.attacked_by_enemy(game, r, us));
+        let suspect = if in_check { None } else { Some(self.pinned(game, royals).or(royals)) };
+        let mut i = start;
+        while i < out.len() {
+            let mv = out[i];
+            let test = match suspect {
+                None => true,
+                Some(s) => s.has(mv.from as usize) || !matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget),
+            };
+            let legal = !test || {
+                if mv.kind == MoveKind::Stationary {
+                    !in_check
+                } else {
+                    let undo = self.make(game, mv);
+                    let ok = !self.in_check(game, us);
+                    self.unmake(game, &undo);
+                    ok
+                }
+            };
+            if legal {
+                i += 1;
+            } else {
+                out.swap_remove(i);
+            }
+        }
+    }
+}

@@ -1,0 +1,426 @@
+//! Positions and moves as text.
+//!
+//! Two position notations, both round-trip:
+//! - FEN, for two-sided grid boards (the orthodox example reads any orthodox FEN as is);
+//! - the general notation for any board:
+//!   `turn=white white=Ke1,Ra1 black=Ke8 virgin=e1,a1 ep=e3:e4 clock=0 move=1`
+//!   (`ep=CELLS:VICTIM` lists the en-passant cells, `+`-separated, and the piece that may be taken).
+//!
+//! Moves are written `Ng1-f3`, `Bf1xb5`, `Pe7-e8=Q`, `Pe5xd6ep`, castling by its rule's name.
+
+use crate::bits::CellSet;
+use crate::game::Game;
+use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
+use crate::tables::{ray, NO_CELL};
+use std::fmt;
+
+/// A position text that cannot be read, or describes an impossible position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PositionError(pub String);
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "bad position: {}", self.0)
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+fn err<T>(msg: impl Into<String>) -> Result<T, PositionError> {
+    Err(PositionError(msg.into()))
+}
+
+impl<B: CellSet> Position<B> {
+    /// Reads FEN (when the text contains `/`) or the general notation, then checks the position.
+    pub fn parse(game: &Game<B>, text: &str) -> Result<Position<B>, PositionError> {
+        let text = text.trim();
+        let pos = if text.contains('/') { Self::from_fen(game, text)? } else { Self::from_general(game, text)? };
+        pos.check(game)?;
+        Ok(pos)
+    }
+
+    fn kind_by_symbol(game: &Game<B>, symbol: char) -> Option<usize> {
+        game.tables.kinds.iter().position(|k| k.symbol == symbol.to_ascii_uppercase())
+    }
+
+    /// Reads a FEN string (4 to 6 fields; missing clocks read as `0 1`).
+    pub fn from_fen(game: &Game<B>, fen: &str) -> Result<Position<B>, PositionError> {
+        let Some(grid) = &game.tables.grid else { return err("FEN needs a grid board; use the general notation") };
+        if game.sides != 2 {
+            return err("FEN describes two sides; use the general notation");
+        }
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.len() < 4 || fields.len() > 6 {
+            return err(format!("FEN has {} fields, expected 4 to 6", fields.len()));
+        }
+        let (w, h) = (grid.width as usize, grid.height as usize);
+        let rows: Vec<&str> = fields[0].split('/').collect();
+        if rows.len() != h {
+            return err(format!("FEN has {} ranks, the board has {}", rows.len(), h));
+        }
+        let mut pos = Position::empty(game);
+        for (ri, row) in rows.iter().enumerate() {
+            let y = h - 1 - ri;
+            let mut x = 0usize;
+            let mut chars = row.chars().peekable();
+            while let Some(ch) = chars.next() {
+                if ch.is_ascii_digit() {
+                    let mut n = ch.to_digit(10).unwrap_or(0) as usize;
+                    while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
+                        n = n * 10 + d as usize;
+                        chars.next();
+                    }
+                    x += n;
+                    continue;
+                }
+                let Some(kind) = Self::kind_by_symbol(game, ch) else {
+                    return err(format!("unknown piece letter '{ch}' in FEN rank {}", grid.ranks[y]));
+                };
+                if x >= w {
+                    return err(format!("FEN rank {} is longer than {} cells", grid.ranks[y], w));
+                }
+                let cell = grid.cell_at[y * w + x];
+                if cell == NO_CELL {
+                    return err(format!("FEN puts '{ch}' on a hole of the grid"));
+                }
+                let side = if ch.is_ascii_uppercase() { 0 } else { 1 };
+                pos.put(game, cell as usize, side * game.kinds + kind);
+                x += 1;
+            }
+            if x != w {
+                return err(format!("FEN rank {} has {} cells, the board has {}", grid.ranks[y], x, w));
+            }
+        }
+        let side = match fields[1] {
+            "w" => 0,
+            "b" => 1,
+            other => return err(format!("side to move '{other}' is not 'w' or 'b'")),
+        };
+        pos.set_to_move(game, side);
+        pos.mark_setup_virgins(game);
+        if fields[2] != "-" {
+            for ch in fields[2].chars() {
+                let side = if ch.is_ascii_uppercase() { 0 } else { 1 };
+                let rules: Vec<_> = game.tables.sides[side]
+                    .castles
+                    .iter()
+                    .filter(|c| c.fen == Some(ch.to_ascii_uppercase()))
+                    .collect();
+                if rules.is_empty() {
+                    return err(format!("castling right '{ch}' names no castling rule of {}", game.tables.sides[side].name));
+                }
+                for c in rules {
+                    for cell in [c.king_from, c.rook_from] {
+                        if pos.board[cell as usize] == 0 || pos.side_at(game, cell as usize) != side {
+                            return err(format!(
+                                "castling right '{ch}' needs a {} piece on {}",
+                                game.tables.sides[side].name,
+                                game.cell_name(cell)
+                            ));
+                        }
+                        pos.set_virgin(game, cell as usize);
+                    }
+                }
+            }
+        }
+        if fields[3] != "-" {
+            let Some(cell) = game.cell_by_name(fields[3]) else {
+                return err(format!("en-passant cell '{}' is not on the board", fields[3]));
+            };
+            let victim = pos.find_en_passant_victim(game, cell as usize)?;
+            pos.set_en_passant(game, B::single(cell as usize), victim);
+        }
+        pos.halfmove = match fields.get(4) {
+            Some(s) => s.parse().map_err(|_| PositionError(format!("halfmove clock '{s}' is not a number")))?,
+            None => 0,
+        };
+        pos.fullmove = match fields.get(5) {
+            Some(s) => s.parse().map_err(|_| PositionError(format!("move number '{s}' is not a number")))?,
+            None => 1,
+        };
+        Ok(pos)
+    }
+
+    /// Marks as unmoved every piece standing where its side's setup has the same kind, except on
+    /// castling cells, whose state FEN gives explicitly.
+    fn mark_setup_virgins(&mut self, game: &Game<B>) {
+        for (s, side) in game.tables.sides.iter().enumerate() {
+            for &(cell, kind) in &side.setup {
+                let castling = game.tables.sides[s].castles.iter().any(|c| c.king_from == cell || c.rook_from == cell);
+                if !castling && self.board[cell as usize] as usize == s * game.kinds + kind as usize + 1 {
+                    self.set_virgin(game, cell as usize);
+                }
+            }
+        }
+    }
+
+    /// The piece that passed `cell` with an en-passant-target move and may be taken there.
+    fn find_en_passant_victim(&self, game: &Game<B>, cell: usize) -> Result<u16, PositionError> {
+        let mover = (self.to_move + game.sides - 1) % game.sides;
+        for kind in 0..game.kinds {
+            let ck = mover * game.kinds + kind;
+            for from in 0..game.cells {
+                if self.board[from] != 0 {
+                    continue;
+                }
+                for r in game.rays_of(ck, from) {
+                    if r.flags & ray::EP_TARGET != 0 && r.must_empty.has(cell) {
+                        let to = game.cells_of(r.cells)[0] as usize;
+                        if self.board[to] as usize == ck + 1 {
+                            return Ok(to as u16);
+                        }
+                    }
+                }
+            }
+        }
+        err(format!("en-passant cell {} but no piece can just have passed it", game.cell_name(cell as u16)))
+    }
+
+    /// Writes FEN (grid boards with two sides only).
+    pub fn to_fen(&self, game: &Game<B>) -> Option<String> {
+        let grid = game.tables.grid.as_ref()?;
+        if game.sides != 2 {
+            return None;
+        }
+        let (w, h) = (grid.width as usize, grid.height as usize);
+        let mut out = String::new();
+        for y in (0..h).rev() {
+            let mut empty = 0;
+            for x in 0..w {
+                let cell = grid.cell_at[y * w + x];
+                let code = if cell == NO_CELL { 0 } else { self.board[cell as usize] };
+                if code == 0 {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    out += &empty.to_string();
+                    empty = 0;
+                }
+                let ck = code as usize - 1;
+                let sym = game.symbol(ck % game.kinds);
+                out.push(if ck / game.kinds == 0 { sym } else { sym.to_ascii_lowercase() });
+            }
+            if empty > 0 {
+                out += &empty.to_string();
+            }
+            if y > 0 {
+                out.push('/');
+            }
+        }
+        out += if self.to_move == 0 { " w " } else { " b " };
+        let rights = self.castling_rights(game);
+        out += if rights.is_empty() { "-" } else { &rights };
+        out.push(' ');
+        match self.ep_cells.iter().next() {
+            Some(c) => out += game.cell_name(c as u16),
+            None => out.push('-'),
+        }
+        out += &format!(" {} {}", self.halfmove, self.fullmove);
+        Some(out)
+    }
+
+    fn castling_rights(&self, game: &Game<B>) -> String {
+        let mut out = String::new();
+        for (s, side) in game.tables.sides.iter().enumerate() {
+            let mut letters: Vec<char> = Vec::new();
+            for c in &side.castles {
+                if let Some(l) = c.fen {
+                    if !letters.contains(&l) {
+                        letters.push(l);
+                    }
+                }
+            }
+            for l in letters {
+                let held = side
+                    .castles
+                    .iter()
+                    .filter(|c| c.fen == Some(l))
+                    .all(|c| self.virgin.has(c.king_from as usize) && self.virgin.has(c.rook_from as usize));
+                if held {
+                    out.push(if s == 0 { l } else { l.to_ascii_lowercase() });
+                }
+            }
+        }
+        out
+    }
+
+    /// Reads the general notation.
+    pub fn from_general(game: &Game<B>, text: &str) -> Result<Position<B>, PositionError> {
+        let mut pos = Position::empty(game);
+        let mut turn = None;
+        let mut seen_keys: Vec<&str> = Vec::new();
+        for token in text.split_whitespace() {
+            let Some((key, value)) = token.split_once('=') else {
+                return err(format!("'{token}' is not KEY=VALUE"));
+            };
+            if seen_keys.contains(&key) {
+                return err(format!("'{key}' is given twice"));
+            }
+            seen_keys.push(key);
+            let cell = |name: &str| {
+                game.cell_by_name(name).ok_or_else(|| PositionError(format!("'{name}' is not a cell of this board")))
+            };
+            let list = |v: &str| -> Vec<String> { v.split(',').filter(|s| !s.is_empty()).map(String::from).collect() };
+            if let Some(side) = game.tables.sides.iter().position(|s| s.name == key) {
+                for item in list(value) {
+                    let mut chars = item.chars();
+                    let sym = chars.next().unwrap_or(' ');
+                    let Some(kind) = Self::kind_by_symbol(game, sym).filter(|_| sym.is_ascii_uppercase()) else {
+                        return err(format!("'{item}': '{sym}' is not a piece symbol"));
+                    };
+                    let c = cell(chars.as_str())? as usize;
+                    if pos.board[c] != 0 {
+                        return err(format!("two pieces on {}", game.cell_name(c as u16)));
+                    }
+                    pos.put(game, c, side * game.kinds + kind);
+                }
+                continue;
+            }
+            match key {
+                "turn" => {
+                    let Some(s) = game.tables.sides.iter().position(|s| s.name == value) else {
+                        return err(format!("turn '{value}' is not a side"));
+                    };
+                    turn = Some(s);
+                }
+                "virgin" => {
+                    for name in list(value) {
+                        let c = cell(&name)? as usize;
+                        pos.set_virgin(game, c);
+                    }
+                }
+                "ep" => {
+                    let Some((cells, victim)) = value.split_once(':') else {
+                        return err("ep takes CELLS:VICTIM, e.g. ep=e3:e4");
+                    };
+                    let mut set = B::default();
+                    for name in cells.split('+') {
+                        set.insert(cell(name)? as usize);
+                    }
+                    let v = cell(victim)?;
+                    pos.set_en_passant(game, set, v);
+                }
+                "clock" => pos.halfmove = value.parse().map_err(|_| PositionError(format!("clock '{value}' is not a number")))?,
+                "move" => pos.fullmove = value.parse().map_err(|_| PositionError(format!("move '{value}' is not a number")))?,
+                _ => return err(format!("unknown key '{key}' (expected turn, a side name, virgin, ep, clock or move)")),
+            }
+        }
+        let Some(turn) = turn else { return err("missing turn=SIDE") };
+        pos.set_to_move(game, turn);
+        for c in pos.virgin.iter() {
+            if pos.board[c] == 0 {
+                return err(format!("virgin cell {} is empty", game.cell_name(c as u16)));
+            }
+        }
+        if pos.ep_victim != NO_CELL && pos.board[pos.ep_victim as usize] == 0 {
+            return err(format!("en-passant victim cell {} is empty", game.cell_name(pos.ep_victim)));
+        }
+        Ok(pos)
+    }
+
+    /// Writes the general notation.
+    pub fn to_general(&self, game: &Game<B>) -> String {
+        let mut parts = vec![format!("turn={}", game.tables.sides[self.to_move].name)];
+        for (s, side) in game.tables.sides.iter().enumerate() {
+            let pieces: Vec<String> = self.by_side[s]
+                .iter()
+                .map(|c| format!("{}{}", game.symbol((self.board[c] as usize - 1) % game.kinds), game.cell_name(c as u16)))
+                .collect();
+            parts.push(format!("{}={}", side.name, pieces.join(",")));
+        }
+        if !self.virgin.is_empty() {
+            let v: Vec<&str> = self.virgin.iter().map(|c| game.cell_name(c as u16)).collect();
+            parts.push(format!("virgin={}", v.join(",")));
+        }
+        if !self.ep_cells.is_empty() {
+            let v: Vec<&str> = self.ep_cells.iter().map(|c| game.cell_name(c as u16)).collect();
+            parts.push(format!("ep={}:{}", v.join("+"), game.cell_name(self.ep_victim)));
+        }
+        parts.push(format!("clock={}", self.halfmove));
+        parts.push(format!("move={}", self.fullmove));
+        parts.join(" ")
+    }
+
+    /// FEN where the board allows it, else the general notation.
+    pub fn to_text(&self, game: &Game<B>) -> String {
+        self.to_fen(game).unwrap_or_else(|| self.to_general(game))
+    }
+
+    /// Rejects positions that cannot arise: a side without its royal piece, the side not to move
+    /// in check, a promoting piece standing in its promotion zone.
+    pub fn check(&self, game: &Game<B>) -> Result<(), PositionError> {
+        let any_royal = game.tables.kinds.iter().any(|k| k.royal);
+        for s in 0..game.sides {
+            if any_royal && self.royals(game, s).is_empty() {
+                return err(format!("{} has no royal piece", game.tables.sides[s].name));
+            }
+            if s != self.to_move && self.in_check(game, s) {
+                return err(format!("{} is in check but it is not their turn", game.tables.sides[s].name));
+            }
+            for k in 0..game.kinds {
+                let ck = s * game.kinds + k;
+                if let Some(p) = &game.promotion[ck] {
+                    if let Some(c) = self.by_ck[ck].and(p.zone).iter().next() {
+                        return err(format!(
+                            "{} {} on {} stands in its promotion zone",
+                            game.tables.sides[s].name,
+                            game.tables.kinds[k].name,
+                            game.cell_name(c as u16)
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The move in the notation described in the module documentation.
+    pub fn notation(&self, game: &Game<B>, mv: Move) -> String {
+        if mv.kind == MoveKind::Castle {
+            return game.tables.sides[self.to_move].castles[mv.aux as usize].name.clone();
+        }
+        let ck = self.board[mv.from as usize] as usize - 1;
+        let capture = self.board[mv.to as usize] != 0 && mv.kind != MoveKind::Stationary || mv.kind == MoveKind::EnPassant;
+        let mut s = format!(
+            "{}{}{}{}",
+            game.symbol(ck % game.kinds),
+            game.cell_name(mv.from),
+            if capture { 'x' } else { '-' },
+            game.cell_name(mv.to)
+        );
+        if mv.promotion != NO_PROMOTION {
+            s.push('=');
+            s.push(game.symbol(mv.promotion as usize));
+        }
+        if mv.kind == MoveKind::EnPassant {
+            s += "ep";
+        }
+        s
+    }
+
+    /// Finds the legal move written `text`: its notation, its name (castling), or `FROM-TO`,
+    /// `FROMTO`, `FROM-TO=Q`, with the piece letter optional.
+    pub fn parse_move(&mut self, game: &Game<B>, text: &str) -> Result<Move, PositionError> {
+        let mut moves = Vec::new();
+        self.legal_moves(game, &mut moves);
+        let want = text.trim();
+        let matches: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|&mv| {
+                let n = self.notation(game, mv);
+                n == want || n.get(1..) == Some(want) || {
+                    let plain = n.replace('x', "-");
+                    let want_plain = want.replace('x', "-");
+                    plain == want_plain || plain.get(1..) == Some(want_plain.as_str())
+                }
+            })
+            .collect();
+        match matches.len() {
+            1 => Ok(matches[0]),
+            0 => err(format!("'{want}' is not a legal move here")),
+            _ => err(format!("'{want}' is ambiguous")),
+        }
+    }
+}

@@ -1,0 +1,336 @@
+//! A position and the moves that change it: make, unmake and attack tests.
+//!
+//! State is kept incrementally (piece sets, occupancy, hash) so that make/unmake cost a handful of
+//! bit operations and no allocation beyond the caller's undo stack.
+
+use crate::bits::CellSet;
+use crate::game::Game;
+use crate::tables::NO_CELL;
+
+/// What a move does beyond moving one piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveKind {
+    Normal,
+    /// A move whose passed cells become en-passant targets; `aux` is its ray.
+    EnPassantTarget,
+    /// A capture en passant.
+    EnPassant,
+    /// Castling; `aux` is the index of the side's castling rule.
+    Castle,
+    /// A slide around a closed line back to its start (only where the rules allow it).
+    Stationary,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub from: u16,
+    pub to: u16,
+    pub kind: MoveKind,
+    /// The kind promoted to, or `NO_PROMOTION`.
+    pub promotion: u8,
+    pub aux: u32,
+}
+
+pub const NO_PROMOTION: u8 = u8::MAX;
+
+impl Move {
+    pub fn normal(from: usize, to: usize) -> Move {
+        Move { from: from as u16, to: to as u16, kind: MoveKind::Normal, promotion: NO_PROMOTION, aux: 0 }
+    }
+}
+
+/// A position. `board[cell]` is `0` for empty or `ck + 1`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position<B> {
+    pub board: Vec<u8>,
+    /// Per colored kind.
+    pub by_ck: Vec<B>,
+    /// Per side.
+    pub by_side: Vec<B>,
+    pub occupied: B,
+    /// Cells whose piece has not moved since the start (castling rights, `initial` rules).
+    pub virgin: B,
+    /// Cells that may be captured onto en passant this turn, and the piece that would be taken.
+    pub ep_cells: B,
+    pub ep_victim: u16,
+    pub to_move: usize,
+    /// Plies since the last capture or move of a `resets-clock` piece.
+    pub halfmove: u32,
+    pub fullmove: u32,
+    pub hash: u64,
+}
+
+/// What `make` needs to restore the position exactly.
+#[derive(Clone, Copy, Debug)]
+pub struct Undo<B> {
+    pub mv: Move,
+    pub moved: u8,
+    pub captured: u8,
+    pub captured_cell: u16,
+    pub virgin: B,
+    pub ep_cells: B,
+    pub ep_victim: u16,
+    pub halfmove: u32,
+    pub hash: u64,
+}
+
+impl<B: CellSet> Position<B> {
+    /// An empty board, first side to move.
+    pub fn empty(game: &Game<B>) -> Position<B> {
+        Position {
+            board: vec![0; game.cells],
+            by_ck: vec![B::default(); game.sides * game.kinds],
+            by_side: vec![B::default(); game.sides],
+            occupied: B::default(),
+            virgin: B::default(),
+            ep_cells: B::default(),
+            ep_victim: NO_CELL,
+            to_move: 0,
+            halfmove: 0,
+            fullmove: 1,
+            hash: game.zobrist.side[0],
+        }
+    }
+
+    /// The initial position of the variant: every setup piece unmoved.
+    pub fn start(game: &Game<B>) -> Position<B> {
+        let mut p = Position::empty(game);
+        for (s, side) in game.tables.sides.iter().enumerate() {
+            for &(cell, kind) in &side.setup {
+                p.put(game, cell as usize, s * game.kinds + kind as usize);
+                p.set_virgin(game, cell as usize);
+            }
+        }
+        p
+    }
+
+    /// Side owning the piece on `cell` (which must be occupied).
+    #[inline(always)]
+    pub fn side_at(&self, game: &Game<B>, cell: usize) -> usize {
+        (self.board[cell] as usize - 1) / game.kinds
+    }
+
+    #[inline(always)]
+    pub fn put(&mut self, game: &Game<B>, cell: usize, ck: usize) {
+        self.board[cell] = ck as u8 + 1;
+        self.by_ck[ck].insert(cell);
+        self.by_side[ck / game.kinds].insert(cell);
+        self.occupied.insert(cell);
+        self.hash ^= game.zobrist.piece[ck * game.cells + cell];
+    }
+
+    #[inline(always)]
+    pub fn take(&mut self, game: &Game<B>, cell: usize) -> u8 {
+        let code = self.board[cell];
+        let ck = code as usize - 1;
+        self.board[cell] = 0;
+        self.by_ck[ck].remove(cell);
+        self.by_side[ck / game.kinds].remove(cell);
+        self.occupied.remove(cell);
+        self.hash ^= game.zobrist.piece[ck * game.cells + cell];
+        code
+    }
+
+    pub fn set_virgin(&mut self, game: &Game<B>, cell: usize) {
+        if !self.virgin.has(cell) {
+            self.virgin.insert(cell);
+            self.hash ^= game.zobrist.virgin[cell];
+        }
+    }
+
+    pub fn set_en_passant(&mut self, game: &Game<B>, cells: B, victim: u16) {
+        for c in self.ep_cells.iter() {
+            self.hash ^= game.zobrist.ep[c];
+        }
+        self.ep_cells = cells;
+        self.ep_victim = victim;
+        for c in cells.iter() {
+            self.hash ^= game.zobrist.ep[c];
+        }
+    }
+
+    pub fn set_to_move(&mut self, game: &Game<B>, side: usize) {
+        self.hash ^= game.zobrist.side[self.to_move] ^ game.zobrist.side[side];
+        self.to_move = side;
+    }
+
+    /// Cells of `side`'s royal pieces.
+    #[inline(always)]
+    pub fn royals(&self, game: &Game<B>, side: usize) -> B {
+        let mut r = B::default();
+        for k in 0..game.kinds {
+            let ck = side * game.kinds + k;
+            if game.royal[ck] {
+                r = r.or(self.by_ck[ck]);
+            }
+        }
+        r
+    }
+
+    /// Whether any piece of `side` attacks `target`.
+    #[inline]
+    pub fn attacked_by(&self, game: &Game<B>, target: usize, side: usize) -> bool {
+        let di = target * game.sides + side;
+        for &(ck, set) in &game.direct[game.direct_index[di] as usize..game.direct_index[di + 1] as usize] {
+            if self.by_ck[ck as usize].intersects(set) {
+                return true;
+            }
+        }
+        let mut sliders = B::default();
+        for &ck in &game.line_cks[side] {
+            sliders = sliders.or(self.by_ck[ck as usize]);
+        }
+        if sliders.is_empty() {
+            return false;
+        }
+        let ours = game.side_cks[side];
+        let lines = &game.lines[game.line_index[target] as usize..game.line_index[target + 1] as usize];
+        for line in lines {
+            if !line.set.intersects(sliders) {
+                continue;
+            }
+            for (i, &c) in game.cells_of(line.cells).iter().enumerate() {
+                let code = self.board[c as usize];
+                if code != 0 {
+                    let mask = game.masks[line.masks as usize + i] & ours;
+                    if (mask >> (code - 1)) & 1 != 0 {
+                        return true;
+                    }
+                    break;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether any side other than `side` attacks `target`.
+    #[inline]
+    pub fn attacked_by_enemy(&self, game: &Game<B>, target: usize, side: usize) -> bool {
+        (0..game.sides).any(|s| s != side && self.attacked_by(game, target, s))
+    }
+
+    /// Whether `side` has a royal piece under attack.
+    pub fn in_check(&self, game: &Game<B>, side: usize) -> bool {
+        self.royals(game, side).iter().any(|r| self.attacked_by_enemy(game, r, side))
+    }
+
+    /// Plays `mv` (which must be pseudo-legal here) and returns what undoes it.
+    pub fn make(&mut self, game: &Game<B>, mv: Move) -> Undo<B> {
+        let from = mv.from as usize;
+        let to = mv.to as usize;
+        let us = self.to_move;
+        let mut undo = Undo {
+            mv,
+            moved: self.board[from],
+            captured: 0,
+            captured_cell: NO_CELL,
+            virgin: self.virgin,
+            ep_cells: self.ep_cells,
+            ep_victim: self.ep_victim,
+            halfmove: self.halfmove,
+            hash: self.hash,
+        };
+        let mut ep_cells = B::default();
+        let mut ep_victim = NO_CELL;
+        let mut reset = false;
+        match mv.kind {
+            MoveKind::Stationary => {}
+            MoveKind::Castle => {
+                let c = &game.castles[us][mv.aux as usize];
+                let king = self.take(game, c.king_from as usize);
+                let rook = self.take(game, c.rook_from as usize);
+                self.put(game, c.king_to as usize, king as usize - 1);
+                self.put(game, c.rook_to as usize, rook as usize - 1);
+                self.clear_virgin(game, c.king_from as usize);
+                self.clear_virgin(game, c.rook_from as usize);
+            }
+            _ => {
+                let victim_cell = if mv.kind == MoveKind::EnPassant { self.ep_victim as usize } else { to };
+                if self.board[victim_cell] != 0 {
+                    undo.captured = self.take(game, victim_cell);
+                    undo.captured_cell = victim_cell as u16;
+                    self.clear_virgin(game, victim_cell);
+                    reset = true;
+                }
+                let code = self.take(game, from);
+                let ck = if mv.promotion != NO_PROMOTION {
+                    us * game.kinds + mv.promotion as usize
+                } else {
+                    code as usize - 1
+                };
+                self.put(game, to, ck);
+                reset |= game.resets_clock[code as usize - 1];
+                self.clear_virgin(game, from);
+                if mv.kind == MoveKind::EnPassantTarget {
+                    ep_cells = game.rays[mv.aux as usize].must_empty;
+                    ep_victim = to as u16;
+                }
+            }
+        }
+        self.set_en_passant(game, ep_cells, ep_victim);
+        self.halfmove = if reset { 0 } else { self.halfmove + 1 };
+        let next = (us + 1) % game.sides;
+        if next == 0 {
+            self.fullmove += 1;
+        }
+        self.set_to_move(game, next);
+        undo
+    }
+
+    #[inline(always)]
+    fn clear_virgin(&mut self, game: &Game<B>, cell: usize) {
+        if self.virgin.has(cell) {
+            self.virgin.remove(cell);
+            self.hash ^= game.zobrist.virgin[cell];
+        }
+    }
+
+    /// Takes back the move `undo` came from.
+    pub fn unmake(&mut self, game: &Game<B>, undo: &Undo<B>) {
+        let mv = undo.mv;
+        let prev = (self.to_move + game.sides - 1) % game.sides;
+        if self.to_move == 0 {
+            self.fullmove -= 1;
+        }
+        self.to_move = prev;
+        match mv.kind {
+            MoveKind::Stationary => {}
+            MoveKind::Castle => {
+                let c = &game.castles[prev][mv.aux as usize];
+                let king = self.take(game, c.king_to as usize);
+                let rook = self.take(game, c.rook_to as usize);
+                self.put(game, c.king_from as usize, king as usize - 1);
+                self.put(game, c.rook_from as usize, rook as usize - 1);
+            }
+            _ => {
+                self.take(game, mv.to as usize);
+                self.put(game, mv.from as usize, undo.moved as usize - 1);
+                if undo.captured != 0 {
+                    self.put(game, undo.captured_cell as usize, undo.captured as usize - 1);
+                }
+            }
+        }
+        self.virgin = undo.virgin;
+        self.ep_cells = undo.ep_cells;
+        self.ep_victim = undo.ep_victim;
+        self.halfmove = undo.halfmove;
+        self.hash = undo.hash;
+    }
+
+    /// The hash computed from scratch; equals `hash` when incremental updates are right.
+    pub fn full_hash(&self, game: &Game<B>) -> u64 {
+        let mut h = game.zobrist.side[self.to_move];
+        for c in 0..game.cells {
+            if self.board[c] != 0 {
+                h ^= game.zobrist.piece[(self.board[c] as usize - 1) * game.cells + c];
+            }
+        }
+        for c in self.virgin.iter() {
+            h ^= game.zobrist.virgin[c];
+        }
+        for c in self.ep_cells.iter() {
+            h ^= game.zobrist.ep[c];
+        }
+        h
+    }
+}

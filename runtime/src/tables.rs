@@ -1,0 +1,147 @@
+//! The compiled form of a variant: everything the runtime needs, precomputed.
+//!
+//! The compiler builds a [`Tables`]; `format.rs` writes and reads it byte for byte
+//! (docs/table-format.md). The runtime never re-derives geometry: moves follow `rays`, attacks
+//! follow `attacks`. Invariant after [`Tables::validate`]: every index is in range.
+//!
+//! A *colored kind* ("ck") is `side * kinds.len() + kind`; at most 64 of them exist, so a set of
+//! colored kinds fits in a `u64`.
+
+/// Marks "no cell" in `u16` cell slots.
+pub const NO_CELL: u16 = u16::MAX;
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Tables {
+    pub name: String,
+    pub cells: Vec<String>,
+    pub headings: Vec<String>,
+    /// Grid layout, if the board is a grid (FEN and diagrams use it).
+    pub grid: Option<GridInfo>,
+    /// `step[cell * headings.len() + heading]` = `(cell, heading)` on arrival, or `(NO_CELL, 0)`.
+    pub step: Vec<(u16, u8)>,
+    pub kinds: Vec<KindInfo>,
+    pub sides: Vec<SideInfo>,
+    pub rules: RulesInfo,
+    /// Per colored kind and cell: `ray_index[ck * cells + cell] .. ray_index[... + 1]` into `rays`.
+    /// Length `colored kinds * cells + 1`.
+    pub ray_index: Vec<u32>,
+    pub rays: Vec<Ray>,
+    /// Shared pool of cell lists that `Ray` and `Line` point into.
+    pub pool: Vec<u16>,
+    /// Per target cell: `attack_index[cell] .. attack_index[cell + 1]` into `attacks`.
+    pub attack_index: Vec<u32>,
+    pub attacks: Vec<Attack>,
+    /// Colored-kind masks of `Attack::Line` cells.
+    pub masks: Vec<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GridInfo {
+    pub width: u16,
+    pub height: u16,
+    pub files: Vec<String>,
+    pub ranks: Vec<String>,
+    /// `cell_at[y * width + x]`, `NO_CELL` where the grid has a hole.
+    pub cell_at: Vec<u16>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KindInfo {
+    pub name: String,
+    pub symbol: char,
+    pub royal: bool,
+    pub resets_clock: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SideInfo {
+    pub name: String,
+    /// Initial position: (cell, kind).
+    pub setup: Vec<(u16, u8)>,
+    pub promotions: Vec<PromotionInfo>,
+    pub castles: Vec<CastleInfo>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PromotionInfo {
+    pub kind: u8,
+    pub choices: Vec<u8>,
+    pub zone: Vec<u16>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CastleInfo {
+    pub name: String,
+    pub king_from: u16,
+    pub king_to: u16,
+    pub rook_from: u16,
+    pub rook_to: u16,
+    pub empty: Vec<u16>,
+    pub safe: Vec<u16>,
+    /// FEN letter of the right (upper case), `None` if FEN cannot express it.
+    pub fen: Option<char>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Draw = 0,
+    Win = 1,
+    Loss = 2,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RulesInfo {
+    pub stalemate: Outcome,
+    pub stationary_moves: bool,
+    pub fifty_move: u16,
+    pub repetition: u8,
+}
+
+impl Default for RulesInfo {
+    fn default() -> Self {
+        RulesInfo { stalemate: Outcome::Draw, stationary_moves: false, fifty_move: 100, repetition: 3 }
+    }
+}
+
+/// Ray flags.
+pub mod ray {
+    /// The ray may end on an empty cell.
+    pub const QUIET: u8 = 1;
+    /// The ray may end by capturing.
+    pub const CAPTURE: u8 = 2;
+    /// Only while the piece has not moved.
+    pub const INITIAL: u8 = 4;
+    /// The `must_empty` cells become en-passant targets when the move is made.
+    pub const EP_TARGET: u8 = 8;
+    /// The move may capture en passant.
+    pub const EP_CAPTURE: u8 = 16;
+    /// Continue past empty cells (a slide). A ray without it has exactly one destination cell.
+    pub const SLIDE: u8 = 32;
+    /// The slide comes back to its own start after its last cell (a closed line).
+    pub const RETURNS: u8 = 64;
+}
+
+/// One way a piece on a cell can move: cells that must be empty first, then the destinations in
+/// order (a slide stops at the first occupied one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ray {
+    pub flags: u8,
+    /// The heading the ray leaves its cell with (for display).
+    pub heading: u8,
+    /// `pool[must_empty.0 .. must_empty.1]`.
+    pub must_empty: (u32, u32),
+    /// `pool[cells.0 .. cells.1]`.
+    pub cells: (u32, u32),
+}
+
+/// How a target cell can be attacked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Attack {
+    /// A piece of a colored kind in `ck` on one of `pool[cells]` attacks the target directly.
+    Direct { ck: u8, cells: (u32, u32) },
+    /// A line out from the target: walk `pool[cells]` in order to the first occupied cell; the
+    /// target is attacked if the piece there has a colored kind in `Tables::masks[masks + i]`
+    /// (the mask of the i-th cell). The first cell's mask is always 0: adjacent attackers are
+    /// `Direct`.
+    Line { cells: (u32, u32), masks: u32 },
+}
