@@ -1,0 +1,1575 @@
+//! Frontend: AST to [`model::Variant`].
+//!
+//! Resolves every name, validates everything the model's invariants promise, and computes the step
+//! function of the board (grid, `wrap files`, seams, links). It keeps going after an error so one
+//! run reports as many problems as it can; the variant exists only when there was no error.
+//! Where a name failed to resolve, later checks that depend on it stay quiet instead of piling up
+//! follow-on errors.
+
+use std::collections::{HashMap, HashSet};
+
+use codespan_reporting::diagnostic::{Diagnostic, Label};
+use orbis_grammar::ast::{self, Span};
+
+use crate::model::{self, CellId, HeadingId, PieceId};
+
+/// Largest board the runtime tables can address (cells are `u16`, one value means "no cell").
+pub const MAX_CELLS: usize = 65_000;
+/// Headings are stored as `u8` in the runtime tables.
+pub const MAX_HEADINGS: usize = 256;
+/// Sets of colored kinds (side × piece) are `u64` bitmasks in the runtime.
+pub const MAX_COLORED_KINDS: usize = 64;
+/// How many examples a grouped diagnostic lists.
+const EXAMPLES: usize = 3;
+
+/// Where a step of the board came from, so analysis can blame the right source line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepOrigin {
+    /// No step: the edge of the board.
+    None,
+    /// A plain grid step (after `wrap files`).
+    Grid,
+    /// The seam with this index in [`Sources::seams`].
+    Seam(usize),
+    /// The link with this index in [`Sources::links`].
+    Link(usize),
+}
+
+/// Source locations of the board, for diagnostics after the frontend (analysis).
+#[derive(Debug, Clone, Default)]
+pub struct Sources {
+    /// The `board` keyword.
+    pub board: Span,
+    /// The `headings { ... }` block.
+    pub headings: Span,
+    /// Each heading's declaration, by [`HeadingId`].
+    pub heading_decls: Vec<Span>,
+    /// Each seam's name and whole statement.
+    pub seams: Vec<(String, Span)>,
+    pub links: Vec<Span>,
+    /// Where each cell was declared (the `grid` statement or its name in `cells`), by [`CellId`].
+    pub cell_decls: Vec<Span>,
+    /// Parallel to [`model::Board::step`].
+    pub step_origin: Vec<StepOrigin>,
+}
+
+/// The frontend's result: diagnostics (errors and warnings) and, iff there was no error, the
+/// variant with its source locations.
+pub struct Output {
+    pub diagnostics: Vec<Diagnostic<usize>>,
+    pub variant: Option<(model::Variant, Sources)>,
+}
+
+/// Checks a parsed file. `file_id` is the file's id in the caller's file database.
+pub fn check(file: &ast::File, file_id: usize) -> Output {
+    let mut fe = Frontend { file_id, diagnostics: Vec::new(), symbols_complete: true };
+    let variant = fe.variant(file);
+    let has_errors = fe.diagnostics.iter().any(|d| d.severity >= codespan_reporting::diagnostic::Severity::Error);
+    Output { diagnostics: fe.diagnostics, variant: if has_errors { None } else { variant } }
+}
+
+struct Frontend {
+    file_id: usize,
+    diagnostics: Vec<Diagnostic<usize>>,
+    /// False when a piece symbol was invalid: an unknown symbol may then be that piece, so it is
+    /// not reported again.
+    symbols_complete: bool,
+}
+
+/// The board as resolved so far; `complete` flags say whether lookups failing there are real errors
+/// (otherwise the cause was already reported).
+struct BoardInfo {
+    board: model::Board,
+    sources: Sources,
+    cells_by_name: HashMap<String, CellId>,
+    headings_by_name: HashMap<String, HeadingId>,
+    groups: HashMap<String, Vec<HeadingId>>,
+    cells_complete: bool,
+    headings_complete: bool,
+}
+
+/// A use of `forward`, remembered so a side without `forward` can point at it.
+struct ForwardUse {
+    piece: String,
+    span: Span,
+}
+
+impl Frontend {
+    // ------------------------------------------------------------ diagnostics helpers
+
+    fn primary(&self, span: Span, message: impl Into<String>) -> Label<usize> {
+        Label::primary(self.file_id, span.range()).with_message(message.into())
+    }
+
+    fn secondary(&self, span: Span, message: impl Into<String>) -> Label<usize> {
+        Label::secondary(self.file_id, span.range()).with_message(message.into())
+    }
+
+    fn error(&mut self, message: impl Into<String>, labels: Vec<Label<usize>>, notes: Vec<String>) {
+        self.diagnostics
+            .push(Diagnostic::error().with_message(message.into()).with_labels(labels).with_notes(notes));
+    }
+
+    fn duplicate(&mut self, what: &str, name: &str, first: Span, again: Span) {
+        let labels = vec![
+            self.primary(again, format!("{what} `{name}` defined again here")),
+            self.secondary(first, "first defined here"),
+        ];
+        self.error(format!("duplicate {what} `{name}`"), labels, vec![]);
+    }
+
+    /// "unknown cell `i1`" with a did-you-mean help when a close name exists.
+    fn unknown<'c>(&mut self, what: &str, name: &ast::Name, context: &str, candidates: impl Iterator<Item = &'c str>) {
+        let mut notes = Vec::new();
+        if let Some(best) = closest(&name.text, candidates) {
+            notes.push(format!("help: did you mean `{best}`?"));
+        }
+        let label = self.primary(name.span, format!("no {what} named `{}`{context}", name.text));
+        self.error(format!("unknown {what} `{}`", name.text), vec![label], notes);
+    }
+
+    // ------------------------------------------------------------ top level
+
+    fn variant(&mut self, file: &ast::File) -> Option<(model::Variant, Sources)> {
+        let mut boards = Vec::new();
+        let mut pieces = Vec::new();
+        let mut sides = Vec::new();
+        let mut rules_blocks = Vec::new();
+        for item in &file.items {
+            match item {
+                ast::Item::Board(b) => boards.push(b),
+                ast::Item::Piece(p) => pieces.push(p),
+                ast::Item::Side(s) => sides.push(s),
+                ast::Item::Rules(r) => rules_blocks.push(r),
+            }
+        }
+        if file.variant.text.trim().is_empty() {
+            let label = self.primary(file.variant_span, "the variant needs a name");
+            self.error("empty variant name", vec![label], vec![]);
+        }
+        for extra in boards.iter().skip(1) {
+            let labels = vec![
+                self.primary(extra.keyword, "a second board"),
+                self.secondary(boards[0].keyword, "the board is defined here"),
+            ];
+            self.error("a variant has exactly one board", labels, vec![]);
+        }
+        for extra in rules_blocks.iter().skip(1) {
+            let labels = vec![
+                self.primary(Span::new(extra.span.start, extra.span.start + 5), "a second `rules` block"),
+                self.secondary(Span::new(rules_blocks[0].span.start, rules_blocks[0].span.start + 5), "first `rules` block"),
+            ];
+            self.error("duplicate `rules` block", labels, vec!["help: put all settings in one `rules { ... }`".into()]);
+        }
+
+        let board = match boards.first() {
+            Some(b) => self.board(b),
+            None => {
+                let label = self.primary(file.variant_span, "this variant has no board");
+                self.error(
+                    "missing `board`",
+                    vec![label],
+                    vec!["help: add e.g. `board { grid files a..h ranks 1..8 headings { N (0, 1) ... } }`".into()],
+                );
+                BoardInfo {
+                    board: model::Board { cells: vec![], headings: vec![], grid: None, step: vec![] },
+                    sources: Sources::default(),
+                    cells_by_name: HashMap::new(),
+                    headings_by_name: HashMap::new(),
+                    groups: HashMap::new(),
+                    cells_complete: false,
+                    headings_complete: false,
+                }
+            }
+        };
+
+        let mut forward_uses = Vec::new();
+        let model_pieces = self.pieces(&pieces, &board, &mut forward_uses);
+        if pieces.is_empty() {
+            let label = self.primary(file.variant_span, "this variant declares no piece");
+            self.error("no pieces", vec![label], vec!["help: add e.g. `piece King K royal { step all }`".into()]);
+        }
+        let model_sides = self.sides(file, &sides, &pieces, &model_pieces, &board, &forward_uses);
+        let rules = self.rules(rules_blocks.first().copied());
+
+        let colored = model_sides.len().saturating_mul(model_pieces.len());
+        if colored > MAX_COLORED_KINDS {
+            let label = self.primary(file.variant_span, format!("{} sides × {} pieces = {colored} colored kinds", model_sides.len(), model_pieces.len()));
+            self.error(
+                format!("too many piece kinds: at most {MAX_COLORED_KINDS} side-and-piece combinations are supported"),
+                vec![label],
+                vec![],
+            );
+        }
+
+        let variant = model::Variant {
+            name: file.variant.text.clone(),
+            board: board.board,
+            pieces: model_pieces,
+            sides: model_sides,
+            rules,
+        };
+        Some((variant, board.sources))
+    }
+
+    // ------------------------------------------------------------ board
+
+    fn board(&mut self, b: &ast::Board) -> BoardInfo {
+        let mut grid_stmt = None;
+        let mut wrap_stmt: Option<Span> = None;
+        let mut headings_stmt: Option<&ast::Headings> = None;
+        let mut groups = Vec::new();
+        let mut seams = Vec::new();
+        let mut cell_stmts = Vec::new();
+        let mut links = Vec::new();
+        for stmt in &b.statements {
+            match stmt {
+                ast::BoardStmt::Grid(g) => match grid_stmt {
+                    None => grid_stmt = Some(g),
+                    Some(first) => {
+                        let labels = vec![self.primary(g.span, "a second grid"), self.secondary(first.span, "first grid")];
+                        self.error("a board has at most one `grid`", labels, vec!["help: add further cells with `cells` and `link`".into()]);
+                    }
+                },
+                ast::BoardStmt::Wrap(span) => match wrap_stmt {
+                    None => wrap_stmt = Some(*span),
+                    Some(first) => self.duplicate("statement", "wrap files", first, *span),
+                },
+                ast::BoardStmt::Headings(h) => match headings_stmt {
+                    None => headings_stmt = Some(h),
+                    Some(first) => {
+                        let labels = vec![self.primary(h.span, "a second `headings` block"), self.secondary(first.span, "first `headings` block")];
+                        self.error("duplicate `headings` block", labels, vec!["help: declare all headings in one block, in compass order".into()]);
+                    }
+                },
+                ast::BoardStmt::Group(g) => groups.push(g),
+                ast::BoardStmt::Seam(s) => seams.push(s),
+                ast::BoardStmt::Cells(c) => cell_stmts.push(c),
+                ast::BoardStmt::Link(l) => links.push(l),
+            }
+        }
+
+        let mut sources = Sources { board: b.keyword, ..Sources::default() };
+
+        // Headings.
+        let mut headings = Vec::new();
+        let mut headings_by_name: HashMap<String, HeadingId> = HashMap::new();
+        let mut headings_complete = true;
+        match headings_stmt {
+            None => {
+                let label = self.primary(b.keyword, "this board declares no headings");
+                self.error(
+                    "missing `headings`",
+                    vec![label],
+                    vec!["help: add e.g. `headings { N (0, 1) E (1, 0) S (0, -1) W (-1, 0) }`; pieces move along headings".into()],
+                );
+                headings_complete = false;
+            }
+            Some(h) => {
+                sources.headings = h.span;
+                if h.headings.is_empty() {
+                    let label = self.primary(h.span, "no headings in this block");
+                    self.error("empty `headings` block", vec![label], vec![]);
+                    headings_complete = false;
+                }
+                let mut by_vector: HashMap<(i64, i64), &ast::HeadingDecl> = HashMap::new();
+                let mut decl_of: HashMap<String, Span> = HashMap::new();
+                for decl in &h.headings {
+                    if let Some(first) = decl_of.get(&decl.name.text) {
+                        self.duplicate("heading", &decl.name.text, *first, decl.name.span);
+                        continue;
+                    }
+                    if is_reserved_direction(&decl.name.text) {
+                        self.reserved(&decl.name, "heading");
+                        headings_complete = false;
+                        continue;
+                    }
+                    let vector = match decl.vector {
+                        None => None,
+                        Some(v) => {
+                            let (dx, dy) = (v.dx.value, v.dy.value);
+                            if dx == 0 && dy == 0 {
+                                let label = self.primary(v.span, "a heading must move");
+                                self.error(format!("heading `{}` has the zero vector", decl.name.text), vec![label], vec![]);
+                            } else if let Some(other) = by_vector.get(&(dx, dy)) {
+                                let labels = vec![
+                                    self.primary(v.span, format!("`{}` has the vector ({dx}, {dy})", decl.name.text)),
+                                    self.secondary(other.span, format!("and so has `{}`", other.name.text)),
+                                ];
+                                self.error(
+                                    format!("headings `{}` and `{}` have the same vector", other.name.text, decl.name.text),
+                                    labels,
+                                    vec!["note: seams find headings by their vector, so vectors must be distinct".into()],
+                                );
+                            } else {
+                                by_vector.insert((dx, dy), decl);
+                            }
+                            match (i32::try_from(dx), i32::try_from(dy)) {
+                                (Ok(dx), Ok(dy)) => Some((dx, dy)),
+                                _ => {
+                                    let label = self.primary(v.span, "too large");
+                                    self.error("heading vector out of range", vec![label], vec![]);
+                                    None
+                                }
+                            }
+                        }
+                    };
+                    decl_of.insert(decl.name.text.clone(), decl.name.span);
+                    headings_by_name.insert(decl.name.text.clone(), headings.len());
+                    headings.push(model::Heading { name: decl.name.text.clone(), vector });
+                    sources.heading_decls.push(decl.span);
+                }
+                if headings.len() > MAX_HEADINGS {
+                    let label = self.primary(h.span, format!("{} headings", headings.len()));
+                    self.error(format!("too many headings (at most {MAX_HEADINGS})"), vec![label], vec![]);
+                    headings_complete = false;
+                }
+            }
+        }
+
+        // Groups (`all` is predefined).
+        let mut group_map: HashMap<String, Vec<HeadingId>> = HashMap::new();
+        let mut group_decl: HashMap<String, Span> = HashMap::new();
+        for g in &groups {
+            if let Some(first) = group_decl.get(&g.name.text) {
+                self.duplicate("group", &g.name.text, *first, g.name.span);
+                continue;
+            }
+            if is_reserved_direction(&g.name.text) {
+                self.reserved(&g.name, "group");
+                continue;
+            }
+            if let Some(&h) = headings_by_name.get(&g.name.text) {
+                let labels = vec![
+                    self.primary(g.name.span, "this group"),
+                    self.secondary(sources.heading_decls.get(h).copied().unwrap_or(g.name.span), "has the name of this heading"),
+                ];
+                self.error(format!("group `{}` has the same name as a heading", g.name.text), labels, vec![]);
+                continue;
+            }
+            let mut members = Vec::new();
+            for m in &g.members {
+                if let Some(&h) = headings_by_name.get(&m.text) {
+                    push_unique(&mut members, h);
+                } else if let Some(hs) = group_map.get(&m.text) {
+                    for &h in hs {
+                        push_unique(&mut members, h);
+                    }
+                } else if m.text == "all" {
+                    for h in 0..headings.len() {
+                        push_unique(&mut members, h);
+                    }
+                } else if headings_complete {
+                    let names: Vec<String> = headings.iter().map(|h| h.name.clone()).chain(group_map.keys().cloned()).collect();
+                    self.unknown("heading", m, " (groups list headings or earlier groups)", names.iter().map(String::as_str));
+                }
+            }
+            group_decl.insert(g.name.text.clone(), g.name.span);
+            group_map.insert(g.name.text.clone(), members);
+        }
+
+        // Cells: the grid first (rank by rank), then `cells`.
+        let mut cells: Vec<model::Cell> = Vec::new();
+        let mut cells_by_name: HashMap<String, CellId> = HashMap::new();
+        let mut cells_complete = true;
+        let mut grid = None;
+        if let Some(g) = grid_stmt {
+            let files = self.labels(&g.files, "file");
+            let ranks = self.labels(&g.ranks, "rank");
+            match (files, ranks) {
+                (Some(files), Some(ranks)) => {
+                    let count = files.len().saturating_mul(ranks.len());
+                    if count > MAX_CELLS {
+                        let label = self.primary(g.span, format!("{} files × {} ranks = {count} cells", files.len(), ranks.len()));
+                        self.error(format!("board too large: at most {MAX_CELLS} cells"), vec![label], vec![]);
+                        cells_complete = false;
+                    } else {
+                        let mut cell_at = Vec::with_capacity(count);
+                        for (y, rank) in ranks.iter().enumerate() {
+                            for (x, file) in files.iter().enumerate() {
+                                let name = format!("{file}{rank}");
+                                if let Some(&other) = cells_by_name.get(&name) {
+                                    let label = self.primary(g.span, format!("`{name}` is both {} and {file}{rank}", describe_cell(&cells[other], &files, &ranks)));
+                                    self.error(format!("grid cell name `{name}` is ambiguous"), vec![label], vec!["help: choose file and rank names that cannot run together".into()]);
+                                    cells_complete = false;
+                                    cell_at.push(Some(other));
+                                    continue;
+                                }
+                                cells_by_name.insert(name.clone(), cells.len());
+                                cell_at.push(Some(cells.len()));
+                                // Counts are bounded by MAX_CELLS, so they fit i32.
+                                cells.push(model::Cell { name, coords: Some((x as i32, y as i32)) });
+                                sources.cell_decls.push(g.span);
+                            }
+                        }
+                        grid = Some(model::Grid { files, ranks, cell_at });
+                    }
+                }
+                _ => cells_complete = false,
+            }
+        }
+        for stmt in &cell_stmts {
+            for name in &stmt.cells {
+                if let Some(&other) = cells_by_name.get(&name.text) {
+                    let first = sources.cell_decls.get(other).copied().unwrap_or(name.span);
+                    self.duplicate("cell", &name.text, first, name.span);
+                    continue;
+                }
+                cells_by_name.insert(name.text.clone(), cells.len());
+                cells.push(model::Cell { name: name.text.clone(), coords: None });
+                sources.cell_decls.push(name.span);
+            }
+        }
+        if cells.len() > MAX_CELLS {
+            let label = self.primary(b.keyword, format!("{} cells", cells.len()));
+            self.error(format!("board too large: at most {MAX_CELLS} cells"), vec![label], vec![]);
+            cells_complete = false;
+        }
+        if cells.is_empty() && cells_complete {
+            let label = self.primary(b.keyword, "this board has no cells");
+            self.error("empty board", vec![label], vec!["help: add `grid files a..h ranks 1..8` or `cells ...`".into()]);
+            cells_complete = false;
+        }
+        if let (Some(span), None) = (wrap_stmt, &grid) {
+            if grid_stmt.is_none() {
+                let label = self.primary(span, "there is no grid to wrap");
+                self.error("`wrap files` needs a `grid`", vec![label], vec![]);
+            }
+        }
+
+        let mut board = model::Board { cells, headings, grid, step: Vec::new() };
+        let step_len = board.cells.len().saturating_mul(board.headings.len());
+        board.step = vec![None; step_len];
+        sources.step_origin = vec![StepOrigin::None; step_len];
+
+        // Seams.
+        let mut seen_seams: HashMap<String, Span> = HashMap::new();
+        let mut seams_ok = true;
+        for s in &seams {
+            if let Some(first) = seen_seams.get(&s.name.text) {
+                self.duplicate("seam", &s.name.text, *first, s.name.span);
+                seams_ok = false;
+            }
+            seen_seams.insert(s.name.text.clone(), s.name.span);
+            seams_ok &= self.check_seam(s);
+            if grid_stmt.is_none() {
+                let label = self.primary(s.name.span, "this seam can never apply");
+                self.error("a seam needs a `grid`", vec![label], vec!["note: seams continue grid steps that leave the grid".into()]);
+                seams_ok = false;
+            }
+            sources.seams.push((s.name.text.clone(), s.span));
+        }
+        if seams_ok && board.grid.is_some() && cells_complete {
+            self.grid_steps(&mut board, &mut sources, &seams, wrap_stmt.is_some());
+        }
+
+        // Links override the grid.
+        let mut linked: HashMap<(CellId, HeadingId), Span> = HashMap::new();
+        for l in &links {
+            sources.links.push(l.span);
+            let from = self.cell(&l.from, &cells_by_name, cells_complete, " on this board");
+            let from_h = self.heading(&l.from_heading, &headings_by_name, headings_complete);
+            let to = self.cell(&l.to, &cells_by_name, cells_complete, " on this board");
+            let to_h = self.heading(&l.to_heading, &headings_by_name, headings_complete);
+            if let (Some(from), Some(from_h), Some(to), Some(to_h)) = (from, from_h, to, to_h) {
+                if let Some(first) = linked.get(&(from, from_h)) {
+                    let labels = vec![
+                        self.primary(l.span, format!("a second step from `{}` heading `{}`", l.from.text, l.from_heading.text)),
+                        self.secondary(*first, "the first link for it"),
+                    ];
+                    self.error(format!("duplicate link from `{}` heading `{}`", l.from.text, l.from_heading.text), labels, vec![]);
+                    continue;
+                }
+                linked.insert((from, from_h), l.span);
+                let i = from * board.headings.len() + from_h;
+                if let Some(slot) = board.step.get_mut(i) {
+                    *slot = Some((to, to_h));
+                    sources.step_origin[i] = StepOrigin::Link(sources.links.len() - 1);
+                }
+            }
+        }
+
+        BoardInfo {
+            board,
+            sources,
+            cells_by_name,
+            headings_by_name,
+            groups: group_map,
+            cells_complete,
+            headings_complete,
+        }
+    }
+
+    fn reserved(&mut self, name: &ast::Name, what: &str) {
+        let label = self.primary(name.span, format!("`{}` is predefined", name.text));
+        self.error(format!("`{}` cannot be a {what} name", name.text), vec![label], vec![
+            "note: `all` means every heading and `forward` the side's forward heading".into(),
+        ]);
+    }
+
+    /// Files or ranks; `None` after an error.
+    fn labels(&mut self, labels: &ast::Labels, what: &str) -> Option<Vec<String>> {
+        match labels {
+            ast::Labels::List(names) => {
+                let mut seen: HashMap<&str, Span> = HashMap::new();
+                let mut ok = true;
+                for n in names {
+                    if let Some(first) = seen.get(n.text.as_str()) {
+                        self.duplicate(what, &n.text, *first, n.span);
+                        ok = false;
+                    }
+                    seen.insert(&n.text, n.span);
+                }
+                ok.then(|| names.iter().map(|n| n.text.clone()).collect())
+            }
+            ast::Labels::Range { from, to, span } => {
+                let letters = |s: &str| {
+                    let mut c = s.chars();
+                    match (c.next(), c.next()) {
+                        (Some(ch), None) if ch.is_ascii_alphabetic() => Some(ch),
+                        _ => None,
+                    }
+                };
+                if let (Ok(a), Ok(b)) = (from.text.parse::<i64>(), to.text.parse::<i64>()) {
+                    if a > b {
+                        let label = self.primary(*span, format!("{a} comes after {b}"));
+                        self.error(format!("empty {what} range"), vec![label], vec![format!("help: write `{b}..{a}`")]);
+                        return None;
+                    }
+                    let count = (b - a).saturating_add(1);
+                    if count > MAX_CELLS as i64 {
+                        let label = self.primary(*span, format!("{count} {what}s"));
+                        self.error(format!("board too large: at most {MAX_CELLS} cells"), vec![label], vec![]);
+                        return None;
+                    }
+                    return Some((a..=b).map(|i| i.to_string()).collect());
+                }
+                match (letters(&from.text), letters(&to.text)) {
+                    (Some(a), Some(b)) if a.is_ascii_lowercase() == b.is_ascii_lowercase() => {
+                        if a > b {
+                            let label = self.primary(*span, format!("`{a}` comes after `{b}`"));
+                            self.error(format!("empty {what} range"), vec![label], vec![format!("help: write `{b}..{a}`")]);
+                            return None;
+                        }
+                        Some((a..=b).map(|c| c.to_string()).collect())
+                    }
+                    _ => {
+                        let label = self.primary(*span, "not a range of single letters or of integers");
+                        self.error(
+                            format!("invalid {what} range"),
+                            vec![label],
+                            vec!["help: write a letter range like `a..h`, an integer range like `1..8`, or list the names".into()],
+                        );
+                        None
+                    }
+                }
+            }
+        }
+    }
+
+    fn cell(&mut self, name: &ast::Name, cells: &HashMap<String, CellId>, complete: bool, context: &str) -> Option<CellId> {
+        match cells.get(&name.text) {
+            Some(&c) => Some(c),
+            None => {
+                if complete {
+                    self.unknown("cell", name, context, cells.keys().map(String::as_str));
+                }
+                None
+            }
+        }
+    }
+
+    fn heading(&mut self, name: &ast::Name, headings: &HashMap<String, HeadingId>, complete: bool) -> Option<HeadingId> {
+        match headings.get(&name.text) {
+            Some(&h) => Some(h),
+            None => {
+                if complete {
+                    self.unknown("heading", name, "", headings.keys().map(String::as_str));
+                }
+                None
+            }
+        }
+    }
+
+    /// Type-checks a seam: the condition is a condition, coordinates and vectors are numbers,
+    /// variables exist.
+    fn check_seam(&mut self, s: &ast::Seam) -> bool {
+        let mut ok = true;
+        match self.expr_type(&s.when) {
+            Some(Type::Bool) => {}
+            Some(Type::Int) => {
+                let label = self.primary(s.when.span, "this is a number");
+                self.error(format!("the condition of seam `{}` is not a condition", s.name.text), vec![label], vec!["help: compare it, e.g. `y > 7`".into()]);
+                ok = false;
+            }
+            None => ok = false,
+        }
+        let mut pairs = vec![(&s.to, "landing coordinate")];
+        if let ast::SeamHeading::Vector(v) = &s.heading {
+            pairs.push((v, "heading vector"));
+        }
+        for (pair, what) in pairs {
+            for e in [&pair.x, &pair.y] {
+                match self.expr_type(e) {
+                    Some(Type::Int) => {}
+                    Some(Type::Bool) => {
+                        let label = self.primary(e.span, "this is a condition");
+                        self.error(format!("a {what} of seam `{}` must be a number", s.name.text), vec![label], vec![]);
+                        ok = false;
+                    }
+                    None => ok = false,
+                }
+            }
+        }
+        ok
+    }
+
+    /// The type of an expression, or `None` after reporting an error in it.
+    fn expr_type(&mut self, e: &ast::Expr) -> Option<Type> {
+        use ast::{BinOp::*, ExprKind};
+        match &e.kind {
+            ExprKind::Int(_) => Some(Type::Int),
+            ExprKind::Var(v) => {
+                if VARIABLES.contains(&v.as_str()) {
+                    Some(Type::Int)
+                } else {
+                    let mut notes = vec!["note: seam expressions know `x`, `y` (where the step would land) and `dx`, `dy` (the heading's vector)".to_string()];
+                    if let Some(best) = closest(v, VARIABLES.iter().copied()) {
+                        notes.insert(0, format!("help: did you mean `{best}`?"));
+                    }
+                    let label = self.primary(e.span, "not a seam variable");
+                    self.error(format!("unknown variable `{v}`"), vec![label], notes);
+                    None
+                }
+            }
+            ExprKind::Neg(inner) => self.operand(inner, Type::Int, "-").map(|_| Type::Int),
+            ExprKind::Not(inner) => self.operand(inner, Type::Bool, "not").map(|_| Type::Bool),
+            ExprKind::Binary(op, a, b) => {
+                let (operand, result) = match op {
+                    Add | Sub | Mul | Div | Mod => (Type::Int, Type::Int),
+                    Lt | Le | Gt | Ge | Eq | Ne => (Type::Int, Type::Bool),
+                    And | Or => (Type::Bool, Type::Bool),
+                };
+                let ta = self.operand(a, operand, op.symbol());
+                let tb = self.operand(b, operand, op.symbol());
+                (ta.is_some() && tb.is_some()).then_some(result)
+            }
+        }
+    }
+
+    fn operand(&mut self, e: &ast::Expr, wanted: Type, op: &str) -> Option<Type> {
+        let t = self.expr_type(e)?;
+        if t == wanted {
+            return Some(t);
+        }
+        let (expected, found) = match wanted {
+            Type::Int => ("a number", "a condition"),
+            Type::Bool => ("a condition", "a number"),
+        };
+        let label = self.primary(e.span, format!("this is {found}"));
+        self.error(format!("`{op}` expects {expected}, found {found}"), vec![label], vec![]);
+        None
+    }
+
+    /// Computes grid steps, then continues steps that leave the grid through the seams. Problems
+    /// are collected per seam and reported once per seam with a few examples.
+    fn grid_steps(&mut self, board: &mut model::Board, sources: &mut Sources, seams: &[&ast::Seam], wrap: bool) {
+        let Some(grid) = &board.grid else { return };
+        let width = grid.files.len() as i64;
+        let height = grid.ranks.len() as i64;
+        let nh = board.headings.len();
+        let by_vector: HashMap<(i64, i64), HeadingId> = board
+            .headings
+            .iter()
+            .enumerate()
+            .filter_map(|(i, h)| h.vector.map(|(dx, dy)| ((dx as i64, dy as i64), i)))
+            .collect();
+        let cell_at = |x: i64, y: i64| -> Option<CellId> {
+            if x < 0 || y < 0 || x >= width || y >= height {
+                return None;
+            }
+            grid.cell_at.get((y * width + x) as usize).copied().flatten()
+        };
+        let wrap_x = |x: i64| if wrap && width > 0 { x.rem_euclid(width) } else { x };
+        let mut problems: Vec<SeamProblems> = seams.iter().map(|_| SeamProblems::default()).collect();
+
+        for (cell, c) in board.cells.iter().enumerate() {
+            let Some((x, y)) = c.coords else { continue };
+            for (h, heading) in board.headings.iter().enumerate() {
+                let Some((dx, dy)) = heading.vector else { continue };
+                let (dx, dy) = (dx as i64, dy as i64);
+                let nx = wrap_x(x as i64 + dx);
+                let ny = y as i64 + dy;
+                let i = cell * nh + h;
+                if let Some(to) = cell_at(nx, ny) {
+                    board.step[i] = Some((to, h));
+                    sources.step_origin[i] = StepOrigin::Grid;
+                    continue;
+                }
+                let env = Env { x: nx, y: ny, dx, dy };
+                for (si, seam) in seams.iter().enumerate() {
+                    let p = &mut problems[si];
+                    match eval(&seam.when, &env) {
+                        Err(e) => {
+                            p.failed.push((cell, h, e));
+                            break;
+                        }
+                        Ok(Value::Bool(false)) => continue,
+                        Ok(_) => {}
+                    }
+                    let landing = eval_pair(&seam.to, &env);
+                    let new_heading = match &seam.heading {
+                        ast::SeamHeading::Same(_) => Ok(Some(h)),
+                        ast::SeamHeading::Vector(v) => eval_pair(v, &env).map(|vec| by_vector.get(&vec).copied().ok_or(vec)).map(|r| match r {
+                            Ok(h) => Some(h),
+                            Err(vec) => {
+                                p.bad_heading.push((cell, h, vec));
+                                None
+                            }
+                        }),
+                    };
+                    match (landing, new_heading) {
+                        (Err(e), _) | (_, Err(e)) => p.failed.push((cell, h, e)),
+                        (Ok(_), Ok(None)) => {}
+                        (Ok((tx, ty)), Ok(Some(h2))) => match cell_at(wrap_x(tx), ty) {
+                            Some(to) => {
+                                board.step[i] = Some((to, h2));
+                                sources.step_origin[i] = StepOrigin::Seam(si);
+                            }
+                            None => p.off_board.push((cell, h, (wrap_x(tx), ty))),
+                        },
+                    }
+                    break;
+                }
+            }
+        }
+
+        let cell_name = |c: CellId| board.cells[c].name.clone();
+        let heading_name = |h: HeadingId| board.headings[h].name.clone();
+        for (seam, p) in seams.iter().zip(problems) {
+            if !p.off_board.is_empty() {
+                let examples: Vec<String> = p
+                    .off_board
+                    .iter()
+                    .take(EXAMPLES)
+                    .map(|&(c, h, (x, y))| format!("from `{}` heading `{}` it lands on ({x}, {y})", cell_name(c), heading_name(h)))
+                    .collect();
+                let mut notes = vec![format!("note: {}", examples.join("; "))];
+                if p.off_board.len() > EXAMPLES {
+                    notes[0].push_str(&format!("; and {} more", p.off_board.len() - EXAMPLES));
+                }
+                notes.push(format!("note: the grid spans x = 0..{} and y = 0..{} (0-based file and rank indices)", width - 1, height - 1));
+                let labels = vec![
+                    self.primary(seam.to.span, format!("lands off the board for {} step(s)", p.off_board.len())),
+                    self.secondary(seam.name.span, "in this seam"),
+                ];
+                self.error(format!("seam `{}` leads off the board", seam.name.text), labels, notes);
+            }
+            if !p.bad_heading.is_empty() {
+                let examples: Vec<String> = p
+                    .bad_heading
+                    .iter()
+                    .take(EXAMPLES)
+                    .map(|&(c, h, (vx, vy))| format!("from `{}` heading `{}` the new heading is ({vx}, {vy})", cell_name(c), heading_name(h)))
+                    .collect();
+                let span = match &seam.heading {
+                    ast::SeamHeading::Vector(v) => v.span,
+                    ast::SeamHeading::Same(s) => *s,
+                };
+                let label = self.primary(span, format!("not the vector of a declared heading for {} step(s)", p.bad_heading.len()));
+                self.error(
+                    format!("seam `{}` turns onto an undeclared heading", seam.name.text),
+                    vec![label, self.secondary(sources.headings, "headings are declared here")],
+                    vec![format!("note: {}", examples.join("; "))],
+                );
+            }
+            if let Some(&(c, h, ref e)) = p.failed.first() {
+                let label = self.primary(seam.span, e.clone());
+                self.error(
+                    format!("seam `{}` cannot be evaluated", seam.name.text),
+                    vec![label],
+                    vec![format!("note: first at `{}` heading `{}` ({} step(s) in all)", cell_name(c), heading_name(h), p.failed.len())],
+                );
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ pieces
+
+    fn pieces(&mut self, pieces: &[&ast::Piece], board: &BoardInfo, forward_uses: &mut Vec<ForwardUse>) -> Vec<model::Piece> {
+        let mut names: HashMap<&str, Span> = HashMap::new();
+        let mut symbols: HashMap<char, Span> = HashMap::new();
+        let mut symbols_complete = true;
+        let mut out = Vec::new();
+        for p in pieces {
+            if let Some(first) = names.get(p.name.text.as_str()) {
+                self.duplicate("piece", &p.name.text, *first, p.name.span);
+            }
+            names.insert(&p.name.text, p.name.span);
+            let symbol = match self.symbol(&p.symbol, "piece symbol") {
+                Some(c) => {
+                    if let Some(first) = symbols.get(&c) {
+                        self.duplicate("piece symbol", &c.to_string(), *first, p.symbol.span);
+                    }
+                    symbols.insert(c, p.symbol.span);
+                    c
+                }
+                None => {
+                    symbols_complete = false;
+                    // Keep resolving setups with the evident intent (`b` -> `B`), quietly.
+                    recovered_symbol(&p.symbol.text)
+                }
+            };
+            if p.rules.is_empty() {
+                let label = self.primary(p.name.span, "this piece cannot move");
+                self.error(format!("piece `{}` has no move rule", p.name.text), vec![label], vec![
+                    "help: add a rule inside the braces, e.g. `step all` or `slide orth`".into(),
+                ]);
+            }
+            let rules = p.rules.iter().filter_map(|r| self.rule(r, p, board, forward_uses)).collect();
+            out.push(model::Piece {
+                name: p.name.text.clone(),
+                symbol,
+                royal: p.royal.is_some(),
+                resets_clock: p.resets_clock.is_some(),
+                rules,
+            });
+        }
+        if !pieces.is_empty() && !pieces.iter().any(|p| p.royal.is_some()) {
+            // Point at the piece most likely meant to be royal.
+            let king = pieces.iter().find(|p| p.name.text.to_lowercase().contains("king")).unwrap_or(&pieces[0]);
+            let label = self.primary(king.name.span, "not marked `royal`");
+            self.error("no piece is royal", vec![label], vec![
+                format!("help: mark the piece whose capture loses, e.g. `piece {} {} royal {{ ... }}`", king.name.text, king.symbol.text),
+                "note: check, checkmate and castling are about royal pieces".into(),
+            ]);
+        }
+        self.symbols_complete = symbols_complete;
+        out
+    }
+
+    /// A piece symbol or FEN letter: exactly one upper-case ASCII letter.
+    fn symbol(&mut self, name: &ast::Name, what: &str) -> Option<char> {
+        let mut chars = name.text.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_uppercase() => Some(c),
+            (Some(c), None) if c.is_ascii_lowercase() => {
+                let label = self.primary(name.span, "lower case");
+                self.error(format!("a {what} must be an upper-case letter"), vec![label], vec![format!(
+                    "help: write `{}`; the second side's FEN uses the lower-case letter",
+                    c.to_ascii_uppercase()
+                )]);
+                None
+            }
+            _ => {
+                let label = self.primary(name.span, "not a single letter");
+                self.error(format!("a {what} must be a single letter, found `{}`", name.text), vec![label], vec![
+                    "note: symbols are used in FEN, one letter per piece".into(),
+                ]);
+                None
+            }
+        }
+    }
+
+    fn rule(&mut self, r: &ast::Rule, piece: &ast::Piece, board: &BoardInfo, forward_uses: &mut Vec<ForwardUse>) -> Option<model::MoveRule> {
+        use ast::ModifierKind::*;
+        let mut seen: HashMap<ast::ModifierKind, Span> = HashMap::new();
+        for m in &r.modifiers {
+            if let Some(first) = seen.get(&m.kind) {
+                let labels = vec![self.primary(m.span, "repeated"), self.secondary(*first, "first here")];
+                self.error(format!("modifier `{}` given twice", m.kind.keyword()), labels, vec![]);
+            }
+            seen.insert(m.kind, m.span);
+        }
+        let mut ok = true;
+        if let (Some(&a), Some(&b)) = (seen.get(&MoveOnly), seen.get(&CaptureOnly)) {
+            let labels = vec![self.primary(b, "must capture"), self.secondary(a, "may not capture")];
+            self.error("`move-only` and `capture-only` contradict each other", labels, vec![]);
+            ok = false;
+        }
+        if let (Some(&a), Some(&b)) = (seen.get(&MoveOnly), seen.get(&EnPassant)) {
+            let labels = vec![self.primary(b, "en passant is a capture"), self.secondary(a, "but this rule may not capture")];
+            self.error("`en-passant` on a `move-only` rule", labels, vec![]);
+            ok = false;
+        }
+        if let (Some(&i), None) = (seen.get(&Initial), seen.get(&MoveOnly)) {
+            let label = self.primary(i, "this rule may capture");
+            self.error("`initial` is only supported on `move-only` rules", vec![label], vec![
+                "note: attack tests do not know whether a piece has moved, so a capture that depends on it cannot be checked"
+                    .into(),
+                "help: add `move-only`, or drop `initial`".into(),
+            ]);
+            ok = false;
+        }
+        let slides = r.legs.iter().any(|l| l.slides);
+        for kind in [EnPassantTarget, EnPassant] {
+            if let (Some(&m), true) = (seen.get(&kind), slides) {
+                let label = self.primary(m, "on a sliding rule");
+                self.error(format!("`{}` is only supported on rules made of steps", kind.keyword()), vec![label], vec![
+                    "help: write the move as `step` legs, e.g. `step forward then step straight`".into(),
+                ]);
+                ok = false;
+            }
+        }
+        let mode = if seen.contains_key(&MoveOnly) {
+            model::Mode::MoveOnly
+        } else if seen.contains_key(&CaptureOnly) {
+            model::Mode::CaptureOnly
+        } else {
+            model::Mode::Both
+        };
+
+        let (first, rest) = r.legs.split_first()?;
+        let first_dirs = match &first.dirs {
+            ast::LegDirs::Dirs(d) => self.dirs(d, piece, board, forward_uses),
+            other => {
+                let (span, word) = match other {
+                    ast::LegDirs::Straight(s) => (*s, "`straight`"),
+                    ast::LegDirs::Turn(t) => (t.span, "`turn`"),
+                    ast::LegDirs::Dirs(_) => (first.span, ""),
+                };
+                let label = self.primary(span, "the first leg has no heading to keep or turn");
+                self.error(format!("{word} used in the first leg"), vec![label], vec![
+                    "help: start with headings, e.g. `step orth` or `slide forward`; `straight` and `turn` continue after `then`".into(),
+                ]);
+                None
+            }
+        };
+        let mut legs = Vec::new();
+        for leg in rest {
+            let turns = match &leg.dirs {
+                ast::LegDirs::Straight(_) => vec![0],
+                ast::LegDirs::Turn(t) => self.turns(t),
+                ast::LegDirs::Dirs(d) => {
+                    let label = self.primary(d.span, "a leg after `then` continues the heading the piece arrived with");
+                    self.error("headings given in a later leg", vec![label], vec![
+                        "help: write `straight` to keep the heading or `turn K` to rotate it".into(),
+                    ]);
+                    ok = false;
+                    continue;
+                }
+            };
+            legs.push(model::Leg { slides: leg.slides, turns });
+        }
+        let first = first_dirs?;
+        ok.then_some(model::MoveRule {
+            mode,
+            initial: seen.contains_key(&Initial),
+            leap: seen.contains_key(&Leap),
+            en_passant_target: seen.contains_key(&EnPassantTarget),
+            en_passant: seen.contains_key(&EnPassant),
+            first,
+            first_slides: r.legs.first().is_some_and(|l| l.slides),
+            legs,
+        })
+    }
+
+    /// Turn amounts, kept small (a turn by the number of headings is no turn).
+    fn turns(&mut self, t: &ast::Turn) -> Vec<i32> {
+        let mut out = Vec::new();
+        for &a in &t.amounts {
+            match i32::try_from(a) {
+                Ok(a) if a.unsigned_abs() as usize <= MAX_HEADINGS => push_unique(&mut out, a),
+                _ => {
+                    let label = self.primary(t.span, "too large");
+                    self.error(format!("turn by {a} is out of range"), vec![label], vec![]);
+                }
+            }
+        }
+        out
+    }
+
+    fn dirs(&mut self, d: &ast::Dirs, piece: &ast::Piece, board: &BoardInfo, forward_uses: &mut Vec<ForwardUse>) -> Option<model::Dirs> {
+        let turns = match &d.turn {
+            Some(t) => self.turns(t),
+            None => vec![0],
+        };
+        let n = board.board.headings.len();
+        let names: Vec<&ast::Name> = match &d.set {
+            ast::DirSet::Name(name) => {
+                if name.text == "forward" {
+                    forward_uses.push(ForwardUse { piece: piece.name.text.clone(), span: name.span });
+                    return Some(model::Dirs::Forward(turns));
+                }
+                vec![name]
+            }
+            ast::DirSet::Set { span, names } => {
+                if names.is_empty() {
+                    let label = self.primary(*span, "no headings");
+                    self.error("empty heading set", vec![label], vec![]);
+                    return None;
+                }
+                names.iter().collect()
+            }
+        };
+        let mut headings = Vec::new();
+        let mut ok = true;
+        for name in names {
+            if name.text == "forward" {
+                let label = self.primary(name.span, "`forward` depends on the side");
+                self.error("`forward` inside a heading set", vec![label], vec!["help: write a separate rule with `forward`".into()]);
+                ok = false;
+            } else if name.text == "all" {
+                headings.extend(0..n);
+            } else if let Some(&h) = board.headings_by_name.get(&name.text) {
+                headings.push(h);
+            } else if let Some(hs) = board.groups.get(&name.text) {
+                headings.extend(hs.iter().copied());
+            } else {
+                ok = false;
+                if board.headings_complete {
+                    let candidates: Vec<&str> = board
+                        .headings_by_name
+                        .keys()
+                        .chain(board.groups.keys())
+                        .map(String::as_str)
+                        .chain(["all", "forward"])
+                        .collect();
+                    let mut notes = Vec::new();
+                    if let Some(best) = closest(&name.text, candidates.iter().copied()) {
+                        notes.push(format!("help: did you mean `{best}`?"));
+                    }
+                    let label = self.primary(name.span, "not a heading, a group, `all` or `forward`");
+                    self.error(format!("unknown heading or group `{}`", name.text), vec![label], notes);
+                }
+            }
+        }
+        if !ok || n == 0 {
+            return None;
+        }
+        let mut out = Vec::new();
+        for h in headings {
+            for &k in &turns {
+                push_unique(&mut out, (h as i64 + k as i64).rem_euclid(n as i64) as usize);
+            }
+        }
+        Some(model::Dirs::Headings(out))
+    }
+
+    // ------------------------------------------------------------ sides
+
+    fn sides(
+        &mut self,
+        file: &ast::File,
+        sides: &[&ast::Side],
+        ast_pieces: &[&ast::Piece],
+        pieces: &[model::Piece],
+        board: &BoardInfo,
+        forward_uses: &[ForwardUse],
+    ) -> Vec<model::Side> {
+        if sides.len() < 2 {
+            let (span, found) = match sides.first() {
+                Some(s) => (s.name.span, "the only side"),
+                None => (file.variant_span, "this variant has no side"),
+            };
+            let label = self.primary(span, found);
+            self.error(format!("a variant needs at least two sides, found {}", sides.len()), vec![label], vec![
+                "help: add e.g. `side black { forward S setup { ... } }`; sides play in the order they are declared".into(),
+            ]);
+        }
+        let any_royal = pieces.iter().any(|p| p.royal);
+        let mut names: HashMap<&str, Span> = HashMap::new();
+        // Which side put which piece where, for "two pieces on one cell".
+        let mut occupied: HashMap<CellId, Span> = HashMap::new();
+        let mut out = Vec::new();
+        for s in sides {
+            if let Some(first) = names.get(s.name.text.as_str()) {
+                self.duplicate("side", &s.name.text, *first, s.name.span);
+            }
+            names.insert(&s.name.text, s.name.span);
+            out.push(self.side(s, ast_pieces, pieces, board, forward_uses, any_royal, &mut occupied));
+        }
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn side(
+        &mut self,
+        s: &ast::Side,
+        ast_pieces: &[&ast::Piece],
+        pieces: &[model::Piece],
+        board: &BoardInfo,
+        forward_uses: &[ForwardUse],
+        any_royal: bool,
+        occupied: &mut HashMap<CellId, Span>,
+    ) -> model::Side {
+        let ncells = board.board.cells.len();
+        let mut forward: Option<(HeadingId, Span)> = None;
+        let mut forward_declared = false;
+        let mut setup = Vec::new();
+        let mut promotions: Vec<model::Promotion> = Vec::new();
+        let mut promoted: HashMap<PieceId, Span> = HashMap::new();
+        let mut castles = Vec::new();
+        let mut castle_names: HashMap<&str, Span> = HashMap::new();
+        let mut setup_seen = false;
+        let mut setup_complete = true;
+
+        for stmt in &s.statements {
+            match stmt {
+                ast::SideStmt::Forward { span, heading } => {
+                    forward_declared = true;
+                    if let Some((_, first)) = forward {
+                        let labels = vec![self.primary(*span, "a second `forward`"), self.secondary(first, "first here")];
+                        self.error(format!("side `{}` declares `forward` twice", s.name.text), labels, vec![]);
+                        continue;
+                    }
+                    if let Some(h) = self.heading(heading, &board.headings_by_name, board.headings_complete) {
+                        forward = Some((h, *span));
+                    }
+                }
+                ast::SideStmt::Setup(setup_stmt) => {
+                    setup_seen = true;
+                    for group in &setup_stmt.groups {
+                        let piece = self.piece_ref(&group.symbol, ast_pieces, pieces, format!("unknown piece `{}` in the setup of `{}`", group.symbol.text, s.name.text));
+                        setup_complete &= piece.is_some();
+                        for cell_name in &group.cells {
+                            let Some(cell) = self.cell(cell_name, &board.cells_by_name, board.cells_complete, " on this board") else {
+                                setup_complete = false;
+                                continue;
+                            };
+                            if let Some(first) = occupied.get(&cell) {
+                                let labels = vec![
+                                    self.primary(cell_name.span, format!("a second piece on `{}`", cell_name.text)),
+                                    self.secondary(*first, "first placed here"),
+                                ];
+                                self.error(format!("two pieces on `{}`", cell_name.text), labels, vec![]);
+                                continue;
+                            }
+                            occupied.insert(cell, cell_name.span);
+                            if let Some(p) = piece {
+                                setup.push((cell, p));
+                            }
+                        }
+                    }
+                }
+                ast::SideStmt::Promote(p) => {
+                    let piece = self.piece_ref(&p.piece, ast_pieces, pieces, format!("promotion of an unknown piece `{}`", p.piece.text));
+                    let choices: Vec<Option<PieceId>> = p.choices.iter().map(|c| self.piece_ref(c, ast_pieces, pieces, format!("promotion to an unknown piece `{}`", c.text))).collect();
+                    let zone = self.zone(&p.zone, board);
+                    if let Some(piece) = piece {
+                        if let Some(first) = promoted.get(&piece) {
+                            let labels = vec![self.primary(p.span, "a second promotion rule"), self.secondary(*first, "first here")];
+                            self.error(format!("side `{}` promotes `{}` twice", s.name.text, p.piece.text), labels, vec![
+                                "help: list all choices in one `promote` rule".into(),
+                            ]);
+                            continue;
+                        }
+                        promoted.insert(piece, p.span);
+                    }
+                    if let (Some(piece), Some(choices), Some(zone)) = (piece, choices.into_iter().collect::<Option<Vec<_>>>(), zone) {
+                        let mut unique = Vec::new();
+                        for c in choices {
+                            push_unique(&mut unique, c);
+                        }
+                        promotions.push(model::Promotion { piece, choices: unique, zone });
+                    }
+                }
+                ast::SideStmt::Castle(c) => {
+                    if let Some(first) = castle_names.get(c.name.text.as_str()) {
+                        self.duplicate("castling rule", &c.name.text, *first, c.name.span);
+                        continue;
+                    }
+                    castle_names.insert(&c.name.text, c.name.span);
+                    if let Some(castle) = self.castle(c, board) {
+                        castles.push((castle, c));
+                    }
+                }
+            }
+        }
+
+        if !forward_declared {
+            if let Some(use_) = forward_uses.first() {
+                let labels = vec![
+                    self.primary(s.name.span, format!("side `{}` has no `forward`", s.name.text)),
+                    self.secondary(use_.span, format!("`{}` moves `forward`", use_.piece)),
+                ];
+                self.error(format!("side `{}` needs a `forward` heading", s.name.text), labels, vec![
+                    "help: add e.g. `forward N` to the side".into(),
+                ]);
+            }
+        }
+        let royal_in_setup = setup.iter().any(|&(_, p)| pieces.get(p).is_some_and(|p| p.royal));
+        if any_royal && !royal_in_setup && setup_complete {
+            let royals: Vec<String> = pieces.iter().filter(|p| p.royal).map(|p| format!("`{}` ({})", p.name, p.symbol)).collect();
+            let label = self.primary(s.name.span, if setup_seen { "its setup has no royal piece" } else { "this side has no setup" });
+            self.error(format!("side `{}` has no royal piece", s.name.text), vec![label], vec![format!(
+                "help: set up one of the royal pieces: {}",
+                royals.join(", ")
+            )]);
+        }
+
+        // Castling must move this side's royal piece and another piece of it.
+        let owner: HashMap<CellId, PieceId> = setup.iter().copied().collect();
+        let mut model_castles = Vec::new();
+        for (castle, c) in castles {
+            let king_span = c.fields.iter().find_map(|f| match f {
+                ast::CastleField::King { from, .. } => Some(from.span),
+                _ => None,
+            });
+            let rook_span = c.fields.iter().find_map(|f| match f {
+                ast::CastleField::Rook { from, .. } => Some(from.span),
+                _ => None,
+            });
+            if setup_complete {
+                match owner.get(&castle.king_from).and_then(|&p| pieces.get(p)) {
+                    Some(p) if p.royal => {}
+                    other => {
+                        let found = other.map_or("it is empty".to_string(), |p| format!("it holds a `{}`", p.name));
+                        let label = self.primary(king_span.unwrap_or(c.name.span), format!("{found} in the setup"));
+                        self.error(
+                            format!("castling rule `{}` moves a king from `{}`, but the side has no royal piece there", c.name.text, board.board.cells[castle.king_from].name),
+                            vec![label],
+                            vec![],
+                        );
+                    }
+                }
+                if !owner.contains_key(&castle.rook_from) {
+                    let label = self.primary(rook_span.unwrap_or(c.name.span), "empty in the setup");
+                    self.error(
+                        format!("castling rule `{}` moves a rook from `{}`, but the side has no piece there", c.name.text, board.board.cells[castle.rook_from].name),
+                        vec![label],
+                        vec![],
+                    );
+                }
+            }
+            model_castles.push(castle);
+        }
+
+        let forward_heading = forward.map_or(0, |(h, _)| h);
+        model::Side {
+            name: s.name.text.clone(),
+            forward: vec![forward_heading; ncells],
+            setup,
+            promotions,
+            castles: model_castles,
+        }
+    }
+
+    /// A piece named by symbol (as in FEN and setups) or by name.
+    fn piece_ref(&mut self, name: &ast::Name, ast_pieces: &[&ast::Piece], pieces: &[model::Piece], message: String) -> Option<PieceId> {
+        if let Some(i) = pieces.iter().position(|p| p.symbol.to_string() == name.text) {
+            return Some(i);
+        }
+        if let Some(i) = ast_pieces.iter().position(|p| p.name.text == name.text) {
+            return Some(i);
+        }
+        if !self.symbols_complete {
+            return None;
+        }
+        let candidates: Vec<String> = pieces.iter().map(|p| p.symbol.to_string()).chain(pieces.iter().map(|p| p.name.clone())).collect();
+        let mut notes = Vec::new();
+        if let Some(best) = closest(&name.text, candidates.iter().map(String::as_str)) {
+            notes.push(format!("help: did you mean `{best}`?"));
+        }
+        let symbols: Vec<String> = pieces.iter().filter(|p| p.symbol != '?').map(|p| format!("{} ({})", p.symbol, p.name)).collect();
+        if !symbols.is_empty() {
+            notes.push(format!("note: the pieces are {}", symbols.join(", ")));
+        }
+        let label = self.primary(name.span, "no piece has this symbol or name");
+        self.error(message, vec![label], notes);
+        None
+    }
+
+    fn zone(&mut self, zone: &ast::Zone, board: &BoardInfo) -> Option<Vec<CellId>> {
+        let grid = board.board.grid.as_ref();
+        match zone {
+            ast::Zone::Rank { rank, .. } | ast::Zone::File { file: rank, .. } => {
+                let is_rank = matches!(zone, ast::Zone::Rank { .. });
+                let what = if is_rank { "rank" } else { "file" };
+                let Some(grid) = grid else {
+                    if board.cells_complete {
+                        let label = self.primary(zone.span(), format!("this board has no grid, so no {what}s"));
+                        self.error(format!("`{what}` zone without a grid"), vec![label], vec!["help: list the cells: `on cells { ... }`".into()]);
+                    }
+                    return None;
+                };
+                let labels = if is_rank { &grid.ranks } else { &grid.files };
+                let Some(index) = labels.iter().position(|l| *l == rank.text) else {
+                    self.unknown(what, rank, "", labels.iter().map(String::as_str));
+                    return None;
+                };
+                let width = grid.files.len();
+                let cells = if is_rank {
+                    (0..width).filter_map(|x| grid.cell_at.get(index * width + x).copied().flatten()).collect()
+                } else {
+                    (0..grid.ranks.len()).filter_map(|y| grid.cell_at.get(y * width + index).copied().flatten()).collect()
+                };
+                Some(cells)
+            }
+            ast::Zone::Cells { span, cells } => {
+                if cells.is_empty() {
+                    let label = self.primary(*span, "no cells");
+                    self.error("empty promotion zone", vec![label], vec![]);
+                    return None;
+                }
+                let mut out = Vec::new();
+                let mut ok = true;
+                for c in cells {
+                    match self.cell(c, &board.cells_by_name, board.cells_complete, " on this board") {
+                        Some(id) => push_unique(&mut out, id),
+                        None => ok = false,
+                    }
+                }
+                ok.then_some(out)
+            }
+        }
+    }
+
+    fn castle(&mut self, c: &ast::Castle, board: &BoardInfo) -> Option<model::Castle> {
+        let mut king = None;
+        let mut rook = None;
+        let mut empty = Vec::new();
+        let mut safe = Vec::new();
+        let mut fen = None;
+        let mut seen: HashMap<&'static str, Span> = HashMap::new();
+        let mut ok = true;
+        let context = format!(" on this board (castling rule `{}`)", c.name.text);
+        for f in &c.fields {
+            let (word, span) = match f {
+                ast::CastleField::King { span, .. } => ("king", *span),
+                ast::CastleField::Rook { span, .. } => ("rook", *span),
+                ast::CastleField::Empty { span, .. } => ("empty", *span),
+                ast::CastleField::Safe { span, .. } => ("safe", *span),
+                ast::CastleField::Fen { span, .. } => ("fen", *span),
+            };
+            if let Some(first) = seen.get(word) {
+                let labels = vec![self.primary(span, format!("a second `{word}`")), self.secondary(*first, "first here")];
+                self.error(format!("castling rule `{}` gives `{word}` twice", c.name.text), labels, vec![]);
+                ok = false;
+                continue;
+            }
+            seen.insert(word, span);
+            let mut cell = |fe: &mut Frontend, n: &ast::Name| {
+                let r = fe.cell(n, &board.cells_by_name, board.cells_complete, &context);
+                ok &= r.is_some();
+                r
+            };
+            match f {
+                ast::CastleField::King { from, to, .. } => king = cell(self, from).zip(cell(self, to)),
+                ast::CastleField::Rook { from, to, .. } => rook = cell(self, from).zip(cell(self, to)),
+                ast::CastleField::Empty { cells, .. } => empty = cells.iter().filter_map(|n| cell(self, n)).collect(),
+                ast::CastleField::Safe { cells, .. } => safe = cells.iter().filter_map(|n| cell(self, n)).collect(),
+                ast::CastleField::Fen { letter, .. } => {
+                    fen = self.symbol(letter, "FEN castling letter");
+                    ok &= fen.is_some();
+                }
+            }
+        }
+        for (word, example) in [("king", "king e1 -> g1"), ("rook", "rook h1 -> f1")] {
+            if !seen.contains_key(word) {
+                let label = self.primary(c.name.span, format!("no `{word}` move"));
+                self.error(format!("castling rule `{}` is missing `{word}`", c.name.text), vec![label], vec![format!("help: add e.g. `{example}`")]);
+                ok = false;
+            }
+        }
+        let ((king_from, king_to), (rook_from, rook_to)) = (king?, rook?);
+        if king_from == rook_from {
+            let label = self.primary(c.span, "the king and the rook start on the same cell");
+            self.error(format!("castling rule `{}` is impossible", c.name.text), vec![label], vec![]);
+            ok = false;
+        }
+        ok.then_some(model::Castle { name: c.name.text.clone(), king_from, king_to, rook_from, rook_to, empty, safe, fen })
+    }
+
+    // ------------------------------------------------------------ rules
+
+    fn rules(&mut self, block: Option<&ast::Rules>) -> model::Rules {
+        let mut rules = model::Rules::default();
+        let Some(block) = block else { return rules };
+        let mut seen: HashMap<&'static str, Span> = HashMap::new();
+        for s in &block.settings {
+            let word = s.kind.keyword();
+            if let Some(first) = seen.get(word) {
+                let labels = vec![self.primary(s.span, "set again here"), self.secondary(*first, "first set here")];
+                self.error(format!("`{word}` is set twice"), labels, vec![]);
+                continue;
+            }
+            seen.insert(word, s.span);
+            match s.kind {
+                ast::SettingKind::Stalemate(o) => {
+                    rules.stalemate = match o {
+                        ast::Outcome::Draw => model::Outcome::Draw,
+                        ast::Outcome::Win => model::Outcome::Win,
+                        ast::Outcome::Loss => model::Outcome::Loss,
+                    }
+                }
+                ast::SettingKind::StationaryMoves { allowed } => rules.stationary_moves = allowed,
+                ast::SettingKind::FiftyMove(n) => match u16::try_from(n.value) {
+                    Ok(v) => rules.fifty_move = u32::from(v),
+                    Err(_) => {
+                        let label = self.primary(n.span, "out of range");
+                        self.error("`fifty-move` must be between 0 (off) and 65535 plies", vec![label], vec![]);
+                    }
+                },
+                ast::SettingKind::Repetition(n) => match u8::try_from(n.value) {
+                    Ok(v) if v != 1 => rules.repetition = u32::from(v),
+                    _ => {
+                        let label = self.primary(n.span, "out of range");
+                        self.error("`repetition` must be 0 (off) or between 2 and 255", vec![label], vec![]);
+                    }
+                },
+            }
+        }
+        rules
+    }
+}
+
+/// Names that mean something in every piece rule and so cannot name a heading or group.
+fn is_reserved_direction(name: &str) -> bool {
+    matches!(name, "all" | "forward" | "straight")
+}
+
+fn describe_cell(cell: &model::Cell, files: &[String], ranks: &[String]) -> String {
+    match cell.coords {
+        Some((x, y)) => format!(
+            "{}{}",
+            files.get(x as usize).map_or("?", String::as_str),
+            ranks.get(y as usize).map_or("?", String::as_str)
+        ),
+        None => cell.name.clone(),
+    }
+}
+
+fn push_unique<T: PartialEq>(v: &mut Vec<T>, x: T) {
+    if !v.contains(&x) {
+        v.push(x);
+    }
+}
+
+/// The candidate closest to `name` by edit distance, if it is close enough to be a likely typo.
+pub fn closest<'c>(name: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
+    // One-letter names (symbols, headings like `N`) are one edit from every other one-letter
+    // name, so only a change of case counts for them.
+    let len = name.chars().count();
+    let limit = if len <= 1 { 0 } else { (len / 3).max(1) };
+    let lower = name.to_lowercase();
+    let mut best: Option<(usize, &str)> = None;
+    let mut seen = HashSet::new();
+    for c in candidates {
+        if c == name || c == "?" || !seen.insert(c) {
+            continue;
+        }
+        let c_lower = c.to_lowercase();
+        // `diagonal` for `diag`, `South` for `S`: a prefix is as good as a typo.
+        let prefix = !c.is_empty() && len > 1 && (lower.starts_with(&c_lower) || c_lower.starts_with(&lower));
+        let d = if c_lower == lower || prefix { 0 } else { edit_distance(name, c) };
+        if d <= limit && best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc)) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+// ---------------------------------------------------------------- seam expressions
+
+const VARIABLES: [&str; 4] = ["x", "y", "dx", "dy"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Type {
+    Int,
+    Bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Value {
+    Int(i64),
+    Bool(bool),
+}
+
+/// The variables of a seam expression for one step.
+struct Env {
+    x: i64,
+    y: i64,
+    dx: i64,
+    dy: i64,
+}
+
+#[derive(Default)]
+struct SeamProblems {
+    /// (cell, heading, landing coordinates off the grid).
+    off_board: Vec<(CellId, HeadingId, (i64, i64))>,
+    /// (cell, heading, vector that no heading has).
+    bad_heading: Vec<(CellId, HeadingId, (i64, i64))>,
+    /// (cell, heading, evaluation error such as division by zero).
+    failed: Vec<(CellId, HeadingId, String)>,
+}
+
+fn eval_pair(p: &ast::ExprPair, env: &Env) -> Result<(i64, i64), String> {
+    Ok((eval_int(&p.x, env)?, eval_int(&p.y, env)?))
+}
+
+fn eval_int(e: &ast::Expr, env: &Env) -> Result<i64, String> {
+    match eval(e, env)? {
+        Value::Int(i) => Ok(i),
+        Value::Bool(_) => Err("a condition where a number was expected".into()),
+    }
+}
+
+fn eval_bool(e: &ast::Expr, env: &Env) -> Result<bool, String> {
+    match eval(e, env)? {
+        Value::Bool(b) => Ok(b),
+        Value::Int(_) => Err("a number where a condition was expected".into()),
+    }
+}
+
+/// Evaluates a type-checked seam expression. Arithmetic is checked; `mod` is Euclidean (never
+/// negative), `/` rounds toward negative infinity to match it.
+fn eval(e: &ast::Expr, env: &Env) -> Result<Value, String> {
+    use ast::{BinOp::*, ExprKind};
+    let overflow = || "arithmetic overflow".to_string();
+    Ok(match &e.kind {
+        ExprKind::Int(i) => Value::Int(*i),
+        ExprKind::Var(v) => Value::Int(match v.as_str() {
+            "x" => env.x,
+            "y" => env.y,
+            "dx" => env.dx,
+            "dy" => env.dy,
+            other => return Err(format!("unknown variable `{other}`")),
+        }),
+        ExprKind::Neg(a) => Value::Int(eval_int(a, env)?.checked_neg().ok_or_else(overflow)?),
+        ExprKind::Not(a) => Value::Bool(!eval_bool(a, env)?),
+        ExprKind::Binary(And, a, b) => Value::Bool(eval_bool(a, env)? && eval_bool(b, env)?),
+        ExprKind::Binary(Or, a, b) => Value::Bool(eval_bool(a, env)? || eval_bool(b, env)?),
+        ExprKind::Binary(op, a, b) => {
+            let (a, b) = (eval_int(a, env)?, eval_int(b, env)?);
+            match op {
+                Add => Value::Int(a.checked_add(b).ok_or_else(overflow)?),
+                Sub => Value::Int(a.checked_sub(b).ok_or_else(overflow)?),
+                Mul => Value::Int(a.checked_mul(b).ok_or_else(overflow)?),
+                Div | Mod if b == 0 => return Err(format!("division by zero ({a} {} 0)", op.symbol())),
+                Div => Value::Int(a.checked_div_euclid(b).ok_or_else(overflow)?),
+                Mod => Value::Int(a.checked_rem_euclid(b).ok_or_else(overflow)?),
+                Lt => Value::Bool(a < b),
+                Le => Value::Bool(a <= b),
+                Gt => Value::Bool(a > b),
+                Ge => Value::Bool(a >= b),
+                Eq => Value::Bool(a == b),
+                Ne => Value::Bool(a != b),
+                And | Or => return Err("internal: logical operator on numbers".into()),
+            }
+        }
+    })
+}
+
+/// The symbol an invalid one most likely meant (`b` -> `B`), for resolving setups after the error.
+fn recovered_symbol(text: &str) -> char {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if c.is_ascii_alphabetic() => c.to_ascii_uppercase(),
+        _ => '?',
+    }
+}

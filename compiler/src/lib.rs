@@ -1,0 +1,86 @@
+//! orbis compiler: source text -> AST (orbis-grammar) -> checked model -> runtime tables.
+//!
+//! Stages, each with its own type and invariant:
+//! - `orbis_grammar::parse`: text to AST with spans; never panics; pest stops at the first syntax
+//!   error, so a file with a syntax error gets exactly one diagnostic.
+//! - `frontend`: AST to [`model::Variant`]: names resolved, everything validated, the step function
+//!   computed; every semantic error found is reported as a codespan diagnostic.
+//! - `analysis`: warnings from the board as a petgraph graph (unreachable cells, irreversible
+//!   steps); runs only when there is no error.
+//! - `lower`: [`model::Variant`] to [`orbis_runtime::Tables`]; cannot fail.
+//!
+//! [`check`] runs the first three stages and keeps the source for rendering.
+
+pub mod model;
+pub mod frontend;
+pub mod analysis;
+pub mod lower;
+
+use codespan_reporting::diagnostic::{Diagnostic, Label, Severity};
+use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::term;
+
+/// The result of checking one file: its diagnostics and, when there is no error, the variant.
+pub struct Checked {
+    pub files: SimpleFiles<String, String>,
+    pub file_id: usize,
+    /// Errors and warnings in source order of discovery.
+    pub diagnostics: Vec<Diagnostic<usize>>,
+    /// `Some` iff no diagnostic is an error.
+    pub variant: Option<model::Variant>,
+}
+
+impl Checked {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.severity >= Severity::Error)
+    }
+
+    /// All diagnostics, rustc style (`file:line:col`), optionally with ANSI colors.
+    pub fn render(&self, color: bool) -> String {
+        let config = term::Config::default();
+        let mut out = String::new();
+        for diagnostic in &self.diagnostics {
+            let rendered = if color {
+                let mut buffer = term::termcolor::Buffer::ansi();
+                term::emit_to_write_style(&mut buffer, &config, &self.files, diagnostic)
+                    .map(|()| String::from_utf8_lossy(buffer.as_slice()).into_owned())
+            } else {
+                term::emit_into_string(&config, &self.files, diagnostic)
+            };
+            match rendered {
+                Ok(text) => out.push_str(&text),
+                // Only possible if a label lies outside the file, which would be a compiler bug;
+                // still show the message rather than nothing.
+                Err(e) => out.push_str(&format!("{:?}: {} ({e})\n", diagnostic.severity, diagnostic.message)),
+            }
+        }
+        out
+    }
+}
+
+/// Parses, checks and analyzes a variant. `name` is the file name shown in diagnostics.
+pub fn check(name: &str, source: &str) -> Checked {
+    let mut files = SimpleFiles::new();
+    let file_id = files.add(name.to_string(), source.to_string());
+    let (diagnostics, variant) = match orbis_grammar::parse(source) {
+        Err(errors) => (errors.into_iter().map(|e| syntax_diagnostic(file_id, source, e)).collect(), None),
+        Ok(ast) => {
+            let output = frontend::check(&ast, file_id);
+            let mut diagnostics = output.diagnostics;
+            let variant = output.variant.map(|(variant, sources)| {
+                diagnostics.extend(analysis::analyze(&variant, &sources, file_id));
+                variant
+            });
+            (diagnostics, variant)
+        }
+    };
+    Checked { files, file_id, diagnostics, variant }
+}
+
+fn syntax_diagnostic(file_id: usize, source: &str, e: orbis_grammar::SyntaxError) -> Diagnostic<usize> {
+    let at_end = e.span.start >= source.len();
+    let label = if at_end { "the file ends here" } else { "unexpected here" };
+    Diagnostic::error()
+        .with_message(format!("syntax error: {}", e.message))
+        .with_labels(vec![Label::primary(file_id, e.span.range()).with_message(label)])
+}

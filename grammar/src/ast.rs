@@ -1,0 +1,408 @@
+//! The syntax tree of a variant file. Every name and node carries the byte [`Span`] it came from so
+//! that later stages can point diagnostics at the source. Nothing here knows chess: names are not
+//! resolved and nothing is validated beyond the grammar.
+
+/// A byte range `start..end` in the source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start..self.end
+    }
+}
+
+/// A name as written (identifier, label, number used as a name, or string contents).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Name {
+    pub text: String,
+    pub span: Span,
+}
+
+/// An integer literal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Int {
+    pub value: i64,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct File {
+    /// The `variant "..."` declaration: the name is the string contents.
+    pub variant: Name,
+    pub variant_span: Span,
+    pub items: Vec<Item>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Item {
+    Board(Board),
+    Piece(Piece),
+    Side(Side),
+    Rules(Rules),
+}
+
+// ---------------------------------------------------------------- board
+
+#[derive(Debug, Clone)]
+pub struct Board {
+    pub span: Span,
+    /// The `board` keyword, a short place to point at.
+    pub keyword: Span,
+    pub statements: Vec<BoardStmt>,
+}
+
+#[derive(Debug, Clone)]
+pub enum BoardStmt {
+    Grid(Grid),
+    /// `wrap files`.
+    Wrap(Span),
+    Headings(Headings),
+    Group(Group),
+    Seam(Seam),
+    Cells(CellsDecl),
+    Link(Link),
+}
+
+#[derive(Debug, Clone)]
+pub struct Grid {
+    pub span: Span,
+    pub files: Labels,
+    pub ranks: Labels,
+}
+
+/// The files or ranks of a grid.
+#[derive(Debug, Clone)]
+pub enum Labels {
+    /// `a..h` or `1..8`.
+    Range { from: Name, to: Name, span: Span },
+    List(Vec<Name>),
+}
+
+#[derive(Debug, Clone)]
+pub struct Headings {
+    pub span: Span,
+    pub headings: Vec<HeadingDecl>,
+}
+
+#[derive(Debug, Clone)]
+pub struct HeadingDecl {
+    pub span: Span,
+    pub name: Name,
+    pub vector: Option<Vector>,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Vector {
+    pub span: Span,
+    pub dx: Int,
+    pub dy: Int,
+}
+
+#[derive(Debug, Clone)]
+pub struct Group {
+    pub span: Span,
+    pub name: Name,
+    pub members: Vec<Name>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Seam {
+    pub span: Span,
+    pub name: Name,
+    pub when: Expr,
+    pub to: ExprPair,
+    pub heading: SeamHeading,
+}
+
+#[derive(Debug, Clone)]
+pub struct ExprPair {
+    pub span: Span,
+    pub x: Expr,
+    pub y: Expr,
+}
+
+#[derive(Debug, Clone)]
+pub enum SeamHeading {
+    /// `heading same`.
+    Same(Span),
+    /// `heading (DX, DY)`.
+    Vector(ExprPair),
+}
+
+#[derive(Debug, Clone)]
+pub struct Expr {
+    pub span: Span,
+    pub kind: ExprKind,
+}
+
+#[derive(Debug, Clone)]
+pub enum ExprKind {
+    Int(i64),
+    /// A variable as written; the frontend decides which names exist.
+    Var(String),
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    And,
+    Or,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Mod => "mod",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::And => "and",
+            BinOp::Or => "or",
+        }
+    }
+}
+
+/// `cells p q r`.
+#[derive(Debug, Clone)]
+pub struct CellsDecl {
+    pub span: Span,
+    pub cells: Vec<Name>,
+}
+
+/// `link A H -> B H2`.
+#[derive(Debug, Clone)]
+pub struct Link {
+    pub span: Span,
+    pub from: Name,
+    pub from_heading: Name,
+    pub to: Name,
+    pub to_heading: Name,
+}
+
+// ---------------------------------------------------------------- pieces
+
+#[derive(Debug, Clone)]
+pub struct Piece {
+    pub span: Span,
+    pub name: Name,
+    pub symbol: Name,
+    pub royal: Option<Span>,
+    pub resets_clock: Option<Span>,
+    pub rules: Vec<Rule>,
+}
+
+/// `MODIFIER* LEG (then LEG)*`.
+#[derive(Debug, Clone)]
+pub struct Rule {
+    pub span: Span,
+    pub modifiers: Vec<Modifier>,
+    pub legs: Vec<Leg>,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Modifier {
+    pub span: Span,
+    pub kind: ModifierKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ModifierKind {
+    MoveOnly,
+    CaptureOnly,
+    Initial,
+    Leap,
+    EnPassantTarget,
+    EnPassant,
+}
+
+impl ModifierKind {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            ModifierKind::MoveOnly => "move-only",
+            ModifierKind::CaptureOnly => "capture-only",
+            ModifierKind::Initial => "initial",
+            ModifierKind::Leap => "leap",
+            ModifierKind::EnPassantTarget => "en-passant-target",
+            ModifierKind::EnPassant => "en-passant",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Leg {
+    pub span: Span,
+    /// `slide` rather than `step`.
+    pub slides: bool,
+    /// The `step`/`slide` keyword.
+    pub keyword: Span,
+    pub dirs: LegDirs,
+}
+
+/// What follows `step`/`slide`. The grammar accepts every form on every leg; which forms a leg
+/// may use is a semantic rule.
+#[derive(Debug, Clone)]
+pub enum LegDirs {
+    Straight(Span),
+    Turn(Turn),
+    Dirs(Dirs),
+}
+
+#[derive(Debug, Clone)]
+pub struct Dirs {
+    pub span: Span,
+    pub set: DirSet,
+    pub turn: Option<Turn>,
+}
+
+#[derive(Debug, Clone)]
+pub enum DirSet {
+    /// A heading, group, `all` or `forward`.
+    Name(Name),
+    /// `{ H1 H2 ... }`.
+    Set { span: Span, names: Vec<Name> },
+}
+
+/// `turn K` where K is `+1`, `-2`, `+-1`, `3`, ...
+#[derive(Debug, Clone)]
+pub struct Turn {
+    pub span: Span,
+    /// The rotations, in order; `+-1` gives `[1, -1]`.
+    pub amounts: Vec<i64>,
+}
+
+// ---------------------------------------------------------------- sides
+
+#[derive(Debug, Clone)]
+pub struct Side {
+    pub span: Span,
+    pub name: Name,
+    pub statements: Vec<SideStmt>,
+}
+
+#[derive(Debug, Clone)]
+pub enum SideStmt {
+    Forward { span: Span, heading: Name },
+    Setup(Setup),
+    Promote(Promote),
+    Castle(Castle),
+}
+
+#[derive(Debug, Clone)]
+pub struct Setup {
+    pub span: Span,
+    pub groups: Vec<SetupGroup>,
+}
+
+/// A piece symbol and the cells it stands on.
+#[derive(Debug, Clone)]
+pub struct SetupGroup {
+    pub symbol: Name,
+    pub cells: Vec<Name>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Promote {
+    pub span: Span,
+    pub piece: Name,
+    pub choices: Vec<Name>,
+    pub zone: Zone,
+}
+
+#[derive(Debug, Clone)]
+pub enum Zone {
+    Rank { span: Span, rank: Name },
+    File { span: Span, file: Name },
+    Cells { span: Span, cells: Vec<Name> },
+}
+
+impl Zone {
+    pub fn span(&self) -> Span {
+        match self {
+            Zone::Rank { span, .. } | Zone::File { span, .. } | Zone::Cells { span, .. } => *span,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Castle {
+    pub span: Span,
+    pub name: Name,
+    pub fields: Vec<CastleField>,
+}
+
+#[derive(Debug, Clone)]
+pub enum CastleField {
+    King { span: Span, from: Name, to: Name },
+    Rook { span: Span, from: Name, to: Name },
+    Empty { span: Span, cells: Vec<Name> },
+    Safe { span: Span, cells: Vec<Name> },
+    Fen { span: Span, letter: Name },
+}
+
+// ---------------------------------------------------------------- rules
+
+#[derive(Debug, Clone)]
+pub struct Rules {
+    pub span: Span,
+    pub settings: Vec<Setting>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Setting {
+    pub span: Span,
+    pub kind: SettingKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SettingKind {
+    Stalemate(Outcome),
+    StationaryMoves { allowed: bool },
+    FiftyMove(Int),
+    Repetition(Int),
+}
+
+impl SettingKind {
+    pub fn keyword(&self) -> &'static str {
+        match self {
+            SettingKind::Stalemate(_) => "stalemate",
+            SettingKind::StationaryMoves { .. } => "stationary-moves",
+            SettingKind::FiftyMove(_) => "fifty-move",
+            SettingKind::Repetition(_) => "repetition",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Draw,
+    Win,
+    Loss,
+}

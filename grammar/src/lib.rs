@@ -1,0 +1,761 @@
+//! The orbis variant language: a pest grammar (`orbis.pest`) and a typed AST with spans.
+//!
+//! [`parse`] turns source text into an [`ast::File`] or syntax errors. pest stops at the first
+//! syntax error, so a failed parse reports exactly one [`SyntaxError`]; the semantic checks of the
+//! compiler, which run on a successful parse, report as many errors as they find.
+//!
+//! Parsing never panics: nesting depth is bounded before pest runs (pest recurses on parentheses),
+//! and the AST builder reports a grammar/AST mismatch as an error instead of unwrapping.
+
+pub mod ast;
+
+use ast::*;
+use pest::iterators::Pair;
+use pest::Parser as _;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "orbis.pest"]
+struct OrbisParser;
+
+/// Deepest parenthesis nesting accepted in seam expressions; deeper input is rejected before pest
+/// recurses into it.
+const MAX_NESTING: usize = 64;
+
+/// Longest chain of operators in one expression; the expression tree is as deep as the chain and
+/// later stages walk it recursively.
+const MAX_EXPR_DEPTH: usize = 256;
+
+/// A syntax error: where and what, in words (never pest rule names).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    pub span: Span,
+    pub message: String,
+}
+
+/// Parses a variant file.
+pub fn parse(source: &str) -> Result<File, Vec<SyntaxError>> {
+    check_nesting(source).map_err(|e| vec![e])?;
+    let mut pairs = OrbisParser::parse(Rule::file, source).map_err(|e| vec![convert_error(source, e)])?;
+    let file = pairs.next().ok_or_else(|| vec![internal(Span::new(0, 0))])?;
+    build_file(file).map_err(|e| vec![e])
+}
+
+/// Rejects parentheses nested deeper than [`MAX_NESTING`] (comments and strings excluded).
+fn check_nesting(source: &str) -> Result<(), SyntaxError> {
+    let mut depth = 0usize;
+    let mut in_comment = false;
+    let mut in_string = false;
+    for (i, c) in source.char_indices() {
+        match c {
+            '\n' => {
+                in_comment = false;
+                in_string = false;
+            }
+            _ if in_comment => {}
+            '"' => in_string = !in_string,
+            _ if in_string => {}
+            '#' => in_comment = true,
+            '(' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(SyntaxError {
+                        span: Span::new(i, i + 1),
+                        message: format!("parentheses nested more than {MAX_NESTING} deep"),
+                    });
+                }
+            }
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- error messages
+
+fn convert_error(source: &str, error: pest::error::Error<Rule>) -> SyntaxError {
+    use pest::error::{ErrorVariant, InputLocation};
+    let pos = match error.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    let pos = pos.min(source.len());
+    let (found, found_span) = describe_found(source, pos);
+    let mut wanted: Vec<String> = Vec::new();
+    let message = match &error.variant {
+        ErrorVariant::ParsingError { positives, negatives } => {
+            for rule in positives {
+                let word = describe_rule(*rule).to_string();
+                if !wanted.contains(&word) {
+                    wanted.push(word);
+                }
+            }
+            if !wanted.is_empty() {
+                format!("expected {}, found {found}", join_or(&wanted))
+            } else if !negatives.is_empty() {
+                let mut unwanted: Vec<&'static str> = negatives.iter().map(|r| describe_rule(*r)).collect();
+                unwanted.dedup();
+                format!("unexpected {}", join_or(&unwanted))
+            } else {
+                format!("unexpected {found}")
+            }
+        }
+        ErrorVariant::CustomError { message } => message.clone(),
+    };
+    SyntaxError { span: found_span, message }
+}
+
+/// The token at `pos`, for "found ...", and its span.
+fn describe_found(source: &str, pos: usize) -> (String, Span) {
+    let rest = source.get(pos..).unwrap_or("");
+    let mut chars = rest.char_indices();
+    match chars.next() {
+        None => ("end of file".to_string(), Span::new(pos, pos)),
+        Some((_, c)) if c.is_ascii_alphanumeric() || c == '_' => {
+            let len = rest
+                .char_indices()
+                .find(|&(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '\'' | '-')))
+                .map_or(rest.len(), |(i, _)| i);
+            let word = &rest[..len];
+            let shown: String = word.chars().take(30).collect();
+            (format!("`{shown}`"), Span::new(pos, pos + len))
+        }
+        Some((_, c)) => {
+            let len = c.len_utf8();
+            let shown = if c == '\n' { "end of line".to_string() } else { format!("`{c}`") };
+            (shown, Span::new(pos, pos + len))
+        }
+    }
+}
+
+fn join_or<S: AsRef<str>>(words: &[S]) -> String {
+    let words: Vec<&str> = words.iter().map(|w| w.as_ref()).collect();
+    match words.as_slice() {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// Human words for what a rule would have accepted.
+fn describe_rule(rule: Rule) -> &'static str {
+    match rule {
+        Rule::EOI => "end of file",
+        Rule::lbrace => "`{`",
+        Rule::rbrace => "`}`",
+        Rule::lparen => "`(`",
+        Rule::rparen => "`)`",
+        Rule::comma => "`,`",
+        Rule::colon => "`:`",
+        Rule::equals => "`=`",
+        Rule::arrow => "`->`",
+        Rule::dots => "`..`",
+        Rule::ident => "a name",
+        Rule::int | Rule::number => "a number",
+        Rule::string | Rule::string_body => "a string in double quotes",
+        Rule::label => "a file or rank name",
+        Rule::kw_variant => "`variant \"NAME\"`",
+        Rule::kw_board | Rule::board => "`board`",
+        Rule::kw_piece | Rule::piece => "`piece`",
+        Rule::kw_side | Rule::side => "`side`",
+        Rule::kw_rules | Rule::rules => "`rules`",
+        Rule::kw_grid | Rule::grid => "`grid`",
+        Rule::kw_files => "`files`",
+        Rule::kw_ranks => "`ranks`",
+        Rule::kw_wrap | Rule::wrap => "`wrap`",
+        Rule::kw_headings | Rule::headings => "`headings`",
+        Rule::kw_group | Rule::group => "`group`",
+        Rule::kw_seam | Rule::seam => "`seam`",
+        Rule::kw_when => "`when`",
+        Rule::kw_to => "`to`",
+        Rule::kw_heading => "`heading`",
+        Rule::kw_same | Rule::same => "`same`",
+        Rule::kw_cells | Rule::cells_decl | Rule::zone_cells => "`cells`",
+        Rule::kw_link | Rule::link => "`link`",
+        Rule::kw_royal | Rule::royal => "`royal`",
+        Rule::kw_resets | Rule::resets_clock => "`resets-clock`",
+        Rule::kw_then => "`then`",
+        Rule::kw_step => "`step`",
+        Rule::kw_slide => "`slide`",
+        Rule::leg_kind | Rule::leg => "`step` or `slide`",
+        Rule::kw_straight | Rule::straight => "`straight`",
+        Rule::kw_turn | Rule::turn => "`turn`",
+        Rule::turn_amount => "a turn such as `+1`, `-2` or `+-1`",
+        Rule::kw_forward | Rule::forward => "`forward`",
+        Rule::kw_setup | Rule::setup => "`setup`",
+        Rule::kw_promote | Rule::promote => "`promote`",
+        Rule::kw_on => "`on`",
+        Rule::kw_rank | Rule::zone_rank => "`rank`",
+        Rule::kw_file | Rule::zone_file => "`file`",
+        Rule::kw_castle | Rule::castle => "`castle`",
+        Rule::kw_king | Rule::castle_king => "`king`",
+        Rule::kw_rook | Rule::castle_rook => "`rook`",
+        Rule::kw_empty | Rule::castle_empty => "`empty`",
+        Rule::kw_safe | Rule::castle_safe => "`safe`",
+        Rule::kw_fen | Rule::castle_fen => "`fen`",
+        Rule::kw_stalemate | Rule::stalemate => "`stalemate`",
+        Rule::kw_stationary | Rule::stationary => "`stationary-moves`",
+        Rule::kw_fifty | Rule::fifty => "`fifty-move`",
+        Rule::kw_repetition | Rule::repetition => "`repetition`",
+        Rule::kw_and => "`and`",
+        Rule::kw_or => "`or`",
+        Rule::kw_not => "`not`",
+        Rule::kw_mod => "`mod`",
+        Rule::file => "a variant",
+        Rule::variant_decl => "`variant \"NAME\"`",
+        Rule::label_range => "a range such as `a..h`",
+        Rule::label_list => "a list of names",
+        Rule::heading_decl => "a heading name",
+        Rule::vector => "a vector `(dx, dy)`",
+        Rule::expr_pair => "a pair `(X, Y)`",
+        Rule::expr
+        | Rule::or_expr
+        | Rule::and_expr
+        | Rule::not_expr
+        | Rule::cmp_expr
+        | Rule::sum
+        | Rule::product
+        | Rule::unary
+        | Rule::neg => "an expression",
+        Rule::variable => "a variable (`x`, `y`, `dx` or `dy`)",
+        Rule::cmp_op => "a comparison (`<`, `<=`, `>`, `>=`, `==`, `!=`)",
+        Rule::add_op => "`+` or `-`",
+        Rule::mul_op => "`*`, `/` or `mod`",
+        Rule::piece_rule => "a piece rule",
+        Rule::modifier => "a modifier (`move-only`, `capture-only`, `initial`, `leap`, `en-passant-target`, `en-passant`)",
+        Rule::dirs => "a heading, group, `all` or `forward`",
+        Rule::dir_set => "`{ HEADING ... }`",
+        Rule::symbol => "a piece symbol (one upper-case letter)",
+        Rule::setup_group => "a piece symbol followed by cells",
+        Rule::outcome => "`draw`, `win` or `loss`",
+        Rule::permission => "`forbidden` or `allowed`",
+        // Silent rules: pest never reports them, but the enum has them.
+        _ => "more input",
+    }
+}
+
+fn internal(span: Span) -> SyntaxError {
+    SyntaxError { span, message: "internal error: the parser and the syntax tree disagree".to_string() }
+}
+
+// ---------------------------------------------------------------- AST building
+
+/// The pair's span without trailing whitespace and comments: pest leaves the whitespace skipped
+/// before a failed optional part inside the rule, so the end is taken from the last child.
+fn span_of(pair: &Pair<Rule>) -> Span {
+    let s = pair.as_span();
+    let mut end = s.end();
+    let mut last = pair.clone().into_inner().last();
+    while let Some(child) = last {
+        end = child.as_span().end();
+        last = child.into_inner().last();
+    }
+    Span::new(s.start(), end)
+}
+
+fn name_of(pair: &Pair<Rule>) -> Name {
+    Name { text: pair.as_str().to_string(), span: span_of(pair) }
+}
+
+fn is_punctuation(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::lbrace | Rule::rbrace | Rule::lparen | Rule::rparen | Rule::comma | Rule::colon | Rule::equals | Rule::arrow | Rule::dots
+    )
+}
+
+/// Keywords and punctuation: structure the builder does not need to see.
+fn is_keyword(rule: Rule) -> bool {
+    is_punctuation(rule) || matches!(
+        rule,
+        Rule::kw_variant
+            | Rule::kw_board
+            | Rule::kw_piece
+            | Rule::kw_side
+            | Rule::kw_rules
+            | Rule::kw_grid
+            | Rule::kw_files
+            | Rule::kw_ranks
+            | Rule::kw_wrap
+            | Rule::kw_headings
+            | Rule::kw_group
+            | Rule::kw_seam
+            | Rule::kw_when
+            | Rule::kw_to
+            | Rule::kw_heading
+            | Rule::kw_same
+            | Rule::kw_cells
+            | Rule::kw_link
+            | Rule::kw_royal
+            | Rule::kw_resets
+            | Rule::kw_then
+            | Rule::kw_step
+            | Rule::kw_slide
+            | Rule::kw_straight
+            | Rule::kw_turn
+            | Rule::kw_forward
+            | Rule::kw_setup
+            | Rule::kw_promote
+            | Rule::kw_on
+            | Rule::kw_rank
+            | Rule::kw_file
+            | Rule::kw_castle
+            | Rule::kw_king
+            | Rule::kw_rook
+            | Rule::kw_empty
+            | Rule::kw_safe
+            | Rule::kw_fen
+            | Rule::kw_stalemate
+            | Rule::kw_stationary
+            | Rule::kw_fifty
+            | Rule::kw_repetition
+            | Rule::kw_and
+            | Rule::kw_or
+            | Rule::kw_not
+            | Rule::kw_mod
+    )
+}
+
+/// The children of a pair without keywords, taken in order; a missing child is an internal error.
+struct Children<'i> {
+    span: Span,
+    pairs: std::iter::Peekable<std::vec::IntoIter<Pair<'i, Rule>>>,
+}
+
+impl<'i> Children<'i> {
+    fn of(pair: Pair<'i, Rule>) -> Children<'i> {
+        let span = span_of(&pair);
+        let pairs: Vec<_> = pair.into_inner().filter(|p| !is_keyword(p.as_rule())).collect();
+        Children { span, pairs: pairs.into_iter().peekable() }
+    }
+
+    fn next(&mut self) -> Result<Pair<'i, Rule>, SyntaxError> {
+        self.pairs.next().ok_or_else(|| internal(self.span))
+    }
+
+    fn name(&mut self) -> Result<Name, SyntaxError> {
+        self.next().map(|p| name_of(&p))
+    }
+
+    /// Takes the next child if it has this rule.
+    fn next_if(&mut self, rule: Rule) -> Option<Pair<'i, Rule>> {
+        self.pairs.next_if(|p| p.as_rule() == rule)
+    }
+
+    fn rest(self) -> impl Iterator<Item = Pair<'i, Rule>> {
+        self.pairs
+    }
+}
+
+fn int_of(pair: &Pair<Rule>) -> Result<Int, SyntaxError> {
+    let span = span_of(pair);
+    pair.as_str()
+        .parse::<i64>()
+        .map(|value| Int { value, span })
+        .map_err(|_| SyntaxError { span, message: format!("the number `{}` is too large", pair.as_str()) })
+}
+
+fn build_file(pair: Pair<Rule>) -> Result<File, SyntaxError> {
+    let mut children = Children::of(pair);
+    let decl = children.next()?;
+    let variant_span = span_of(&decl);
+    let mut decl_children = Children::of(decl);
+    let string = decl_children.next()?;
+    let body = Children::of(string).next()?;
+    let variant = name_of(&body);
+    let mut items = Vec::new();
+    for item in children.rest() {
+        match item.as_rule() {
+            Rule::board => items.push(Item::Board(build_board(item)?)),
+            Rule::piece => items.push(Item::Piece(build_piece(item)?)),
+            Rule::side => items.push(Item::Side(build_side(item)?)),
+            Rule::rules => items.push(Item::Rules(build_rules(item)?)),
+            Rule::EOI => {}
+            _ => return Err(internal(span_of(&item))),
+        }
+    }
+    Ok(File { variant, variant_span, items })
+}
+
+fn build_board(pair: Pair<Rule>) -> Result<Board, SyntaxError> {
+    let span = span_of(&pair);
+    let keyword = pair
+        .clone()
+        .into_inner()
+        .next()
+        .map_or(Span::new(span.start, span.start), |k| span_of(&k));
+    let mut statements = Vec::new();
+    for stmt in Children::of(pair).rest() {
+        let stmt_span = span_of(&stmt);
+        statements.push(match stmt.as_rule() {
+            Rule::grid => {
+                let mut c = Children::of(stmt);
+                let files = build_labels(c.next()?)?;
+                let ranks = build_labels(c.next()?)?;
+                BoardStmt::Grid(Grid { span: stmt_span, files, ranks })
+            }
+            Rule::wrap => BoardStmt::Wrap(stmt_span),
+            Rule::headings => {
+                let mut headings = Vec::new();
+                for decl in Children::of(stmt).rest() {
+                    let decl_span = span_of(&decl);
+                    let mut c = Children::of(decl);
+                    let name = c.name()?;
+                    let vector = match c.next_if(Rule::vector) {
+                        Some(v) => {
+                            let vspan = span_of(&v);
+                            let mut vc = Children::of(v);
+                            let dx = int_of(&vc.next()?)?;
+                            let dy = int_of(&vc.next()?)?;
+                            Some(Vector { span: vspan, dx, dy })
+                        }
+                        None => None,
+                    };
+                    headings.push(HeadingDecl { span: decl_span, name, vector });
+                }
+                BoardStmt::Headings(Headings { span: stmt_span, headings })
+            }
+            Rule::group => {
+                let mut c = Children::of(stmt);
+                let name = c.name()?;
+                let members = c.rest().map(|p| name_of(&p)).collect();
+                BoardStmt::Group(Group { span: stmt_span, name, members })
+            }
+            Rule::seam => {
+                let mut c = Children::of(stmt);
+                let name = c.name()?;
+                let when = build_expr(c.next()?, 0)?;
+                let to = build_pair(c.next()?)?;
+                let heading_pair = c.next()?;
+                let heading = match heading_pair.as_rule() {
+                    Rule::same => SeamHeading::Same(span_of(&heading_pair)),
+                    _ => SeamHeading::Vector(build_pair(heading_pair)?),
+                };
+                BoardStmt::Seam(Seam { span: stmt_span, name, when, to, heading })
+            }
+            Rule::cells_decl => {
+                let cells = Children::of(stmt).rest().map(|p| name_of(&p)).collect();
+                BoardStmt::Cells(CellsDecl { span: stmt_span, cells })
+            }
+            Rule::link => {
+                let mut c = Children::of(stmt);
+                BoardStmt::Link(Link {
+                    span: stmt_span,
+                    from: c.name()?,
+                    from_heading: c.name()?,
+                    to: c.name()?,
+                    to_heading: c.name()?,
+                })
+            }
+            _ => return Err(internal(stmt_span)),
+        });
+    }
+    Ok(Board { span, keyword, statements })
+}
+
+fn build_labels(pair: Pair<Rule>) -> Result<Labels, SyntaxError> {
+    let span = span_of(&pair);
+    match pair.as_rule() {
+        Rule::label_range => {
+            let mut c = Children::of(pair);
+            Ok(Labels::Range { from: c.name()?, to: c.name()?, span })
+        }
+        Rule::label_list => Ok(Labels::List(Children::of(pair).rest().map(|p| name_of(&p)).collect())),
+        _ => Err(internal(span)),
+    }
+}
+
+fn build_pair(pair: Pair<Rule>) -> Result<ExprPair, SyntaxError> {
+    let span = span_of(&pair);
+    let mut c = Children::of(pair);
+    let x = build_expr(c.next()?, 0)?;
+    let y = build_expr(c.next()?, 0)?;
+    Ok(ExprPair { span, x, y })
+}
+
+fn too_deep(span: Span) -> SyntaxError {
+    SyntaxError { span, message: format!("expression is too long or too deeply nested (more than {MAX_EXPR_DEPTH} levels)") }
+}
+
+/// Builds an expression from any of the precedence levels; `depth` bounds the tree's depth.
+fn build_expr(pair: Pair<Rule>, depth: usize) -> Result<Expr, SyntaxError> {
+    let span = span_of(&pair);
+    if depth > MAX_EXPR_DEPTH {
+        return Err(too_deep(span));
+    }
+    match pair.as_rule() {
+        Rule::expr => build_expr(Children::of(pair).next()?, depth + 1),
+        Rule::or_expr | Rule::and_expr | Rule::cmp_expr | Rule::sum | Rule::product => {
+            let op_of_keyword = match pair.as_rule() {
+                Rule::or_expr => Some(BinOp::Or),
+                Rule::and_expr => Some(BinOp::And),
+                _ => None,
+            };
+            // Keywords (`and`, `or`) are the operators of these levels, so keep them here.
+            let mut inner = pair.into_inner().filter(|p| !is_punctuation(p.as_rule()));
+            let first = inner.next().ok_or_else(|| internal(span))?;
+            let mut acc = build_expr(first, depth + 1)?;
+            let mut chain = 0usize;
+            while let Some(op_pair) = inner.next() {
+                let op = match op_of_keyword {
+                    Some(op) => op,
+                    None => binop_of(&op_pair)?,
+                };
+                let rhs = build_expr(inner.next().ok_or_else(|| internal(span))?, depth + 1)?;
+                chain += 1;
+                if depth + chain > MAX_EXPR_DEPTH {
+                    return Err(too_deep(span));
+                }
+                let s = Span::new(acc.span.start, rhs.span.end);
+                acc = Expr { span: s, kind: ExprKind::Binary(op, Box::new(acc), Box::new(rhs)) };
+            }
+            Ok(acc)
+        }
+        Rule::not_expr => {
+            let parts: Vec<_> = pair.into_inner().filter(|p| !is_punctuation(p.as_rule())).collect();
+            let (last, nots) = parts.split_last().ok_or_else(|| internal(span))?;
+            if nots.len() + depth > MAX_EXPR_DEPTH {
+                return Err(too_deep(span));
+            }
+            let mut e = build_expr(last.clone(), depth + 1)?;
+            for not in nots.iter().rev() {
+                e = Expr { span: Span::new(span_of(not).start, e.span.end), kind: ExprKind::Not(Box::new(e)) };
+            }
+            Ok(e)
+        }
+        Rule::unary => {
+            let parts: Vec<_> = pair.into_inner().filter(|p| !is_punctuation(p.as_rule())).collect();
+            let (last, negs) = parts.split_last().ok_or_else(|| internal(span))?;
+            if negs.len() + depth > MAX_EXPR_DEPTH {
+                return Err(too_deep(span));
+            }
+            let mut e = build_expr(last.clone(), depth + 1)?;
+            for neg in negs.iter().rev() {
+                e = Expr { span: Span::new(span_of(neg).start, e.span.end), kind: ExprKind::Neg(Box::new(e)) };
+            }
+            Ok(e)
+        }
+        Rule::number => Ok(Expr { span, kind: ExprKind::Int(int_of(&pair)?.value) }),
+        Rule::variable => Ok(Expr { span, kind: ExprKind::Var(pair.as_str().to_string()) }),
+        _ => Err(internal(span)),
+    }
+}
+
+fn binop_of(pair: &Pair<Rule>) -> Result<BinOp, SyntaxError> {
+    Ok(match pair.as_str() {
+        "+" => BinOp::Add,
+        "-" => BinOp::Sub,
+        "*" => BinOp::Mul,
+        "/" => BinOp::Div,
+        "mod" => BinOp::Mod,
+        "<" => BinOp::Lt,
+        "<=" => BinOp::Le,
+        ">" => BinOp::Gt,
+        ">=" => BinOp::Ge,
+        "==" => BinOp::Eq,
+        "!=" => BinOp::Ne,
+        _ => return Err(internal(span_of(pair))),
+    })
+}
+
+fn build_piece(pair: Pair<Rule>) -> Result<Piece, SyntaxError> {
+    let span = span_of(&pair);
+    let mut c = Children::of(pair);
+    let name = c.name()?;
+    let symbol = c.name()?;
+    let mut royal = None;
+    let mut resets_clock = None;
+    let mut rules = Vec::new();
+    for child in c.rest() {
+        let child_span = span_of(&child);
+        match child.as_rule() {
+            Rule::royal => royal = Some(child_span),
+            Rule::resets_clock => resets_clock = Some(child_span),
+            Rule::piece_rule => rules.push(build_rule(child)?),
+            _ => return Err(internal(child_span)),
+        }
+    }
+    Ok(Piece { span, name, symbol, royal, resets_clock, rules })
+}
+
+fn build_rule(pair: Pair<Rule>) -> Result<Rule_, SyntaxError> {
+    let span = span_of(&pair);
+    let mut modifiers = Vec::new();
+    let mut legs = Vec::new();
+    for child in Children::of(pair).rest() {
+        let child_span = span_of(&child);
+        match child.as_rule() {
+            Rule::modifier => {
+                let kind = match child.as_str() {
+                    "move-only" => ModifierKind::MoveOnly,
+                    "capture-only" => ModifierKind::CaptureOnly,
+                    "initial" => ModifierKind::Initial,
+                    "leap" => ModifierKind::Leap,
+                    "en-passant-target" => ModifierKind::EnPassantTarget,
+                    "en-passant" => ModifierKind::EnPassant,
+                    _ => return Err(internal(child_span)),
+                };
+                modifiers.push(Modifier { span: child_span, kind });
+            }
+            Rule::leg => legs.push(build_leg(child)?),
+            _ => return Err(internal(child_span)),
+        }
+    }
+    Ok(Rule_ { span, modifiers, legs })
+}
+
+/// The AST's piece rule; named apart from pest's generated `Rule` enum.
+type Rule_ = ast::Rule;
+
+fn build_leg(pair: Pair<Rule>) -> Result<Leg, SyntaxError> {
+    let span = span_of(&pair);
+    let mut c = Children::of(pair);
+    let kind = c.next()?;
+    let keyword = span_of(&kind);
+    let slides = kind.as_str() == "slide";
+    let what = c.next()?;
+    let dirs = match what.as_rule() {
+        Rule::straight => LegDirs::Straight(span_of(&what)),
+        Rule::turn => LegDirs::Turn(build_turn(what)?),
+        Rule::dirs => {
+            let dspan = span_of(&what);
+            let mut dc = Children::of(what);
+            let set_pair = dc.next()?;
+            let set = match set_pair.as_rule() {
+                Rule::dir_set => {
+                    let sspan = span_of(&set_pair);
+                    DirSet::Set { span: sspan, names: Children::of(set_pair).rest().map(|p| name_of(&p)).collect() }
+                }
+                _ => DirSet::Name(name_of(&set_pair)),
+            };
+            let turn = match dc.next_if(Rule::turn) {
+                Some(t) => Some(build_turn(t)?),
+                None => None,
+            };
+            LegDirs::Dirs(Dirs { span: dspan, set, turn })
+        }
+        _ => return Err(internal(span_of(&what))),
+    };
+    Ok(Leg { span, slides, keyword, dirs })
+}
+
+fn build_turn(pair: Pair<Rule>) -> Result<Turn, SyntaxError> {
+    let span = span_of(&pair);
+    let amount = Children::of(pair).next()?;
+    let text = amount.as_str();
+    let aspan = span_of(&amount);
+    let (signs, digits): (&[i64], &str) = if let Some(d) = text.strip_prefix("+-").or_else(|| text.strip_prefix("-+")) {
+        (&[1, -1], d)
+    } else if let Some(d) = text.strip_prefix('+') {
+        (&[1], d)
+    } else if let Some(d) = text.strip_prefix('-') {
+        (&[-1], d)
+    } else {
+        (&[1], text)
+    };
+    let magnitude: i64 = digits
+        .parse()
+        .map_err(|_| SyntaxError { span: aspan, message: format!("the turn `{text}` is too large") })?;
+    let mut amounts: Vec<i64> = signs.iter().map(|s| s * magnitude).collect();
+    amounts.dedup();
+    Ok(Turn { span, amounts })
+}
+
+fn build_side(pair: Pair<Rule>) -> Result<Side, SyntaxError> {
+    let span = span_of(&pair);
+    let mut c = Children::of(pair);
+    let name = c.name()?;
+    let mut statements = Vec::new();
+    for stmt in c.rest() {
+        let sspan = span_of(&stmt);
+        statements.push(match stmt.as_rule() {
+            Rule::forward => SideStmt::Forward { span: sspan, heading: Children::of(stmt).name()? },
+            Rule::setup => {
+                let mut groups = Vec::new();
+                for group in Children::of(stmt).rest() {
+                    let mut gc = Children::of(group);
+                    let symbol = gc.name()?;
+                    let cells = gc.rest().map(|p| name_of(&p)).collect();
+                    groups.push(SetupGroup { symbol, cells });
+                }
+                SideStmt::Setup(Setup { span: sspan, groups })
+            }
+            Rule::promote => {
+                let mut pc = Children::of(stmt);
+                let piece = pc.name()?;
+                let mut choices = Vec::new();
+                let mut zone = None;
+                for p in pc.rest() {
+                    let zspan = span_of(&p);
+                    match p.as_rule() {
+                        Rule::ident => choices.push(name_of(&p)),
+                        Rule::zone_rank => zone = Some(Zone::Rank { span: zspan, rank: Children::of(p).name()? }),
+                        Rule::zone_file => zone = Some(Zone::File { span: zspan, file: Children::of(p).name()? }),
+                        Rule::zone_cells => {
+                            zone = Some(Zone::Cells { span: zspan, cells: Children::of(p).rest().map(|q| name_of(&q)).collect() })
+                        }
+                        _ => return Err(internal(zspan)),
+                    }
+                }
+                let zone = zone.ok_or_else(|| internal(sspan))?;
+                SideStmt::Promote(Promote { span: sspan, piece, choices, zone })
+            }
+            Rule::castle => {
+                let mut cc = Children::of(stmt);
+                let cname = cc.name()?;
+                let mut fields = Vec::new();
+                for f in cc.rest() {
+                    let fspan = span_of(&f);
+                    fields.push(match f.as_rule() {
+                        Rule::castle_king => {
+                            let mut fc = Children::of(f);
+                            CastleField::King { span: fspan, from: fc.name()?, to: fc.name()? }
+                        }
+                        Rule::castle_rook => {
+                            let mut fc = Children::of(f);
+                            CastleField::Rook { span: fspan, from: fc.name()?, to: fc.name()? }
+                        }
+                        Rule::castle_empty => {
+                            CastleField::Empty { span: fspan, cells: Children::of(f).rest().map(|p| name_of(&p)).collect() }
+                        }
+                        Rule::castle_safe => {
+                            CastleField::Safe { span: fspan, cells: Children::of(f).rest().map(|p| name_of(&p)).collect() }
+                        }
+                        Rule::castle_fen => CastleField::Fen { span: fspan, letter: Children::of(f).name()? },
+                        _ => return Err(internal(fspan)),
+                    });
+                }
+                SideStmt::Castle(Castle { span: sspan, name: cname, fields })
+            }
+            _ => return Err(internal(sspan)),
+        });
+    }
+    Ok(Side { span, name, statements })
+}
+
+fn build_rules(pair: Pair<Rule>) -> Result<Rules, SyntaxError> {
+    let span = span_of(&pair);
+    let mut settings = Vec::new();
+    for s in Children::of(pair).rest() {
+        let sspan = span_of(&s);
+        let rule = s.as_rule();
+        let value = Children::of(s).next()?;
+        let kind = match rule {
+            Rule::stalemate => SettingKind::Stalemate(match value.as_str() {
+                "draw" => Outcome::Draw,
+                "win" => Outcome::Win,
+                "loss" => Outcome::Loss,
+                _ => return Err(internal(sspan)),
+            }),
+            Rule::stationary => SettingKind::StationaryMoves { allowed: value.as_str() == "allowed" },
+            Rule::fifty => SettingKind::FiftyMove(int_of(&value)?),
+            Rule::repetition => SettingKind::Repetition(int_of(&value)?),
+            _ => return Err(internal(sspan)),
+        };
+        settings.push(Setting { span: sspan, kind });
+    }
+    Ok(Rules { span, settings })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,70 @@
+//! Property: over random playouts of every example, unmake restores the position exactly after
+//! every legal move, and the incremental hash always equals the hash computed from scratch.
+
+mod common;
+
+use orbis_runtime::bits::CellSet;
+use orbis_runtime::{Game, Position};
+use proptest::prelude::*;
+
+fn examples() -> Vec<String> {
+    let mut out = Vec::new();
+    let mut dirs = vec![common::root().join("examples")];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                if p.file_name().unwrap() != "invalid" {
+                    dirs.push(p);
+                }
+            } else if p.extension().is_some_and(|x| x == "orbis") {
+                out.push(p.strip_prefix(common::root()).unwrap().display().to_string());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn playout<B: CellSet>(game: &Game<B>, seed: u64, plies: usize) {
+    let mut pos = Position::start(game);
+    let mut rng = seed | 1;
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        moves.clear();
+        pos.legal_moves(game, &mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        for &mv in &moves {
+            let before = pos.clone();
+            let undo = pos.make(game, mv);
+            assert_eq!(pos.hash, pos.full_hash(game), "hash after {}", before.notation(game, mv));
+            pos.unmake(game, &undo);
+            assert_eq!(pos, before, "unmake of {}", before.notation(game, mv));
+        }
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let mv = moves[(rng % moves.len() as u64) as usize];
+        pos.make(game, mv);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    #[test]
+    fn unmake_restores_every_example(seed in any::<u64>()) {
+        for path in examples() {
+            let game: Game<u64> = common::game(&path);
+            playout(&game, seed, 120);
+        }
+    }
+}
+
+#[test]
+fn every_example_is_exercised() {
+    let list = examples();
+    assert!(list.iter().any(|p| p.ends_with("orthodox.orbis")));
+    assert!(list.iter().any(|p| p.ends_with("nadvorney.orbis")));
+}

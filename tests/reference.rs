@@ -1,0 +1,281 @@
+//! A slow, obviously-correct reference move generator over the checked model, and perft
+//! cross-checks of the table-driven runtime against it on every example.
+//!
+//! It shares only the path expansion (`lower::rule_rays`) with the compiler; attack tables, pins,
+//! bit sets, incremental make/unmake and the binary format are all bypassed. Legality is decided
+//! the naive way: play the move on a copy, then ask whether any enemy move could capture a royal.
+
+mod common;
+
+use orbis_compiler::lower::rule_rays;
+use orbis_compiler::model::Variant;
+use orbis_runtime::tables::ray;
+use std::collections::BTreeSet;
+
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+struct RefPos {
+    /// (side, kind) per cell.
+    board: Vec<Option<(usize, usize)>>,
+    virgin: Vec<bool>,
+    ep: Option<(Vec<usize>, usize)>,
+    to_move: usize,
+}
+
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum RefMove {
+    /// from, to, promotion, en-passant cells set by the move, en-passant victim taken
+    Step { from: usize, to: usize, promo: Option<usize>, sets_ep: Vec<usize>, takes: Option<usize> },
+    Castle(usize),
+}
+
+fn start(v: &Variant) -> RefPos {
+    let mut p = RefPos { board: vec![None; v.board.cells.len()], virgin: vec![false; v.board.cells.len()], ep: None, to_move: 0 };
+    for (s, side) in v.sides.iter().enumerate() {
+        for &(c, k) in &side.setup {
+            p.board[c] = Some((s, k));
+            p.virgin[c] = true;
+        }
+    }
+    p
+}
+
+/// Whether `side` could capture on `target` (ignoring en passant and legality).
+fn attacks(v: &Variant, p: &RefPos, target: usize, side: usize) -> bool {
+    for from in 0..p.board.len() {
+        let Some((s, k)) = p.board[from] else { continue };
+        if s != side {
+            continue;
+        }
+        for rule in &v.pieces[k].rules {
+            for r in rule_rays(v, s, rule, from) {
+                if r.flags & ray::CAPTURE == 0 || r.must_empty.iter().any(|&c| p.board[c].is_some()) {
+                    continue;
+                }
+                for &c in &r.cells {
+                    if c == target {
+                        return true;
+                    }
+                    if p.board[c].is_some() || r.flags & ray::SLIDE == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    false
+}
+
+fn pseudo(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
+    let us = p.to_move;
+    let mut out = BTreeSet::new();
+    for from in 0..p.board.len() {
+        let Some((s, k)) = p.board[from] else { continue };
+        if s != us {
+            continue;
+        }
+        let promo = v.sides[us].promotions.iter().find(|pr| pr.piece == k);
+        let mut add = |to: usize, sets_ep: Vec<usize>, takes: Option<usize>| match promo {
+            Some(pr) if pr.zone.contains(&to) => {
+                for &c in &pr.choices {
+                    out.insert(RefMove::Step { from, to, promo: Some(c), sets_ep: sets_ep.clone(), takes });
+                }
+            }
+            _ => {
+                out.insert(RefMove::Step { from, to, promo: None, sets_ep, takes });
+            }
+        };
+        for rule in &v.pieces[k].rules {
+            for r in rule_rays(v, s, rule, from) {
+                if r.flags & ray::INITIAL != 0 && !p.virgin[from] {
+                    continue;
+                }
+                if r.must_empty.iter().any(|&c| p.board[c].is_some()) {
+                    continue;
+                }
+                for &c in &r.cells {
+                    match p.board[c] {
+                        None => {
+                            if r.flags & ray::QUIET != 0 {
+                                let sets = if r.flags & ray::EP_TARGET != 0 { r.must_empty.clone() } else { Vec::new() };
+                                add(c, sets, None);
+                            }
+                            if r.flags & ray::EP_CAPTURE != 0 {
+                                if let Some((cells, victim)) = &p.ep {
+                                    if cells.contains(&c) && p.board[*victim].is_some_and(|(vs, _)| vs != us) {
+                                        add(c, Vec::new(), Some(*victim));
+                                    }
+                                }
+                            }
+                        }
+                        Some((os, _)) => {
+                            if os != us && r.flags & ray::CAPTURE != 0 {
+                                add(c, Vec::new(), None);
+                            }
+                            break;
+                        }
+                    }
+                    if r.flags & ray::SLIDE == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    for (i, c) in v.sides[us].castles.iter().enumerate() {
+        let own = |cell: usize| p.board[cell].is_some_and(|(s, _)| s == us) && p.virgin[cell];
+        if !own(c.king_from) || !own(c.rook_from) {
+            continue;
+        }
+        if c.empty.iter().any(|&e| e != c.king_from && e != c.rook_from && p.board[e].is_some()) {
+            continue;
+        }
+        let enemies = (0..v.sides.len()).filter(|&s| s != us);
+        if c.safe.iter().any(|&s| enemies.clone().any(|e| attacks(v, p, s, e))) {
+            continue;
+        }
+        out.insert(RefMove::Castle(i));
+    }
+    out
+}
+
+fn play(v: &Variant, p: &RefPos, m: &RefMove) -> RefPos {
+    let mut q = p.clone();
+    q.ep = None;
+    match m {
+        RefMove::Castle(i) => {
+            let c = &v.sides[p.to_move].castles[*i];
+            let king = q.board[c.king_from].take();
+            let rook = q.board[c.rook_from].take();
+            q.board[c.king_to] = king;
+            q.board[c.rook_to] = rook;
+            q.virgin[c.king_from] = false;
+            q.virgin[c.rook_from] = false;
+        }
+        RefMove::Step { from, to, promo, sets_ep, takes } => {
+            if let Some(t) = takes {
+                q.board[*t] = None;
+                q.virgin[*t] = false;
+            }
+            let (s, k) = q.board[*from].take().unwrap();
+            q.board[*to] = Some((s, promo.unwrap_or(k)));
+            q.virgin[*from] = false;
+            q.virgin[*to] = false;
+            if !sets_ep.is_empty() {
+                q.ep = Some((sets_ep.clone(), *to));
+            }
+        }
+    }
+    q.to_move = (p.to_move + 1) % v.sides.len();
+    q
+}
+
+fn legal(v: &Variant, p: &RefPos) -> Vec<RefPos> {
+    let us = p.to_move;
+    pseudo(v, p)
+        .iter()
+        .map(|m| play(v, p, m))
+        .filter(|q| {
+            (0..q.board.len()).all(|c| match q.board[c] {
+                Some((s, k)) if s == us && v.pieces[k].royal => {
+                    (0..v.sides.len()).filter(|&e| e != us).all(|e| !attacks(v, q, c, e))
+                }
+                _ => true,
+            })
+        })
+        .collect()
+}
+
+fn perft(v: &Variant, p: &RefPos, depth: usize) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let next = legal(v, p);
+    if depth == 1 {
+        return next.len() as u64;
+    }
+    next.iter().map(|q| perft(v, q, depth - 1)).sum()
+}
+
+fn cross_check(path: &str, depth: usize) {
+    let v = common::variant(path);
+    let engine = common::engine(path);
+    let p = start(&v);
+    for d in 1..=depth {
+        assert_eq!(engine.perft(None, d).unwrap(), perft(&v, &p, d), "{path} perft({d}) differs from the reference");
+    }
+}
+
+#[test]
+fn reference_agrees_with_published_orthodox_counts() {
+    let v = common::variant("examples/orthodox.orbis");
+    assert_eq!(perft(&v, &start(&v), 3), 8902);
+}
+
+#[test]
+fn runtime_agrees_with_reference_on_orthodox() {
+    cross_check("examples/orthodox.orbis", 3);
+}
+
+#[test]
+fn runtime_agrees_with_reference_on_cylindrical() {
+    cross_check("examples/cylindrical.orbis", 3);
+}
+
+#[test]
+fn runtime_agrees_with_reference_on_nadvorney() {
+    cross_check("examples/spherical/nadvorney.orbis", 3);
+}
+
+/// Deeper in: from a few plies into random games, where castling, captures across seams and
+/// checks through poles occur.
+#[test]
+fn runtime_agrees_with_reference_in_random_middlegames() {
+    for path in ["examples/cylindrical.orbis", "examples/spherical/nadvorney.orbis", "examples/orthodox.orbis"] {
+        let v = common::variant(path);
+        let engine = common::engine(path);
+        let mut seed = 12345u64;
+        for _game in 0..6 {
+            let mut p = start(&v);
+            let mut played: Vec<String> = Vec::new();
+            for _ply in 0..14 {
+                let moves = engine.moves(Some(&engine.play(None, &played.iter().map(String::as_str).collect::<Vec<_>>()).unwrap())).unwrap();
+                let next = legal(&v, &p);
+                assert_eq!(moves.len(), next.len(), "{path}: move count after {played:?}");
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let pick = (seed >> 33) as usize % moves.len();
+                played.push(moves[pick].notation.clone());
+                // Follow the same move in the reference by matching the resulting board.
+                let text = engine.play(None, &played.iter().map(String::as_str).collect::<Vec<_>>()).unwrap();
+                let target = engine.general_text(Some(&text)).unwrap();
+                p = next
+                    .into_iter()
+                    .find(|q| general(&v, q) == board_part(&target))
+                    .unwrap_or_else(|| panic!("{path}: reference has no move to {target}"));
+            }
+            let text = engine.play(None, &played.iter().map(String::as_str).collect::<Vec<_>>()).unwrap();
+            assert_eq!(engine.perft(Some(&text), 2).unwrap(), perft(&v, &p, 2), "{path} after {played:?}");
+        }
+    }
+}
+
+/// The placement part of the general notation, for matching boards.
+fn board_part(general: &str) -> String {
+    general.split_whitespace().filter(|t| !t.starts_with("clock=") && !t.starts_with("move=") && !t.starts_with("virgin=") && !t.starts_with("ep=")).collect::<Vec<_>>().join(" ")
+}
+
+fn general(v: &Variant, p: &RefPos) -> String {
+    let mut parts = vec![format!("turn={}", v.sides[p.to_move].name)];
+    for (s, side) in v.sides.iter().enumerate() {
+        let pieces: Vec<String> = (0..p.board.len())
+            .filter_map(|c| match p.board[c] {
+                Some((ps, k)) if ps == s => Some(format!("{}{}", v.pieces[k].symbol, v.board.cells[c].name)),
+                _ => None,
+            })
+            .collect();
+        parts.push(format!("{}={}", side.name, pieces.join(",")));
+    }
+    parts.join(" ")
+}
