@@ -171,7 +171,8 @@ fn run(cli: Cli) -> Result<(), Failed> {
         Command::Moves { file, position, after, json } => {
             let engine = load(&file)?;
             let after: Vec<&str> = after.iter().map(String::as_str).collect();
-            let text = if after.is_empty() { position } else { Some(engine.play(position.as_deref(), &after).map_err(fail)?) };
+            let (text, status) = engine.play_status(position.as_deref(), &after).map_err(fail)?;
+            let text = Some(text);
             let moves = engine.moves(text.as_deref()).map_err(fail)?;
             if json {
                 let list: Vec<_> = moves
@@ -184,6 +185,7 @@ fn run(cli: Cli) -> Result<(), Failed> {
                 println!("{}", serde_json::Value::Array(list));
             } else {
                 println!("{}", engine.position_text(text.as_deref()).map_err(fail)?);
+                println!("status: {status}");
                 println!("{} legal moves", moves.len());
                 for m in &moves {
                     println!("{}", m.notation);

@@ -8,6 +8,7 @@ use crate::game::Game;
 use crate::notation::PositionError;
 use crate::perft::Perft;
 use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
+use crate::outcome::{describe, Status};
 use crate::tables::Tables;
 use std::fmt;
 
@@ -116,13 +117,27 @@ impl Engine {
 
     /// Plays the moves in turn from the position and returns the resulting position text.
     pub fn play(&self, position: Option<&str>, moves: &[&str]) -> Result<String, PositionError> {
+        Ok(self.play_status(position, moves)?.0)
+    }
+
+    /// Plays the moves in turn (refusing any after the game has ended) and returns the resulting
+    /// position text and the game's status, repetitions counted over the moves played.
+    pub fn play_status(&self, position: Option<&str>, moves: &[&str]) -> Result<(String, String), PositionError> {
         with_game!(self, g => {
             let mut pos = load(g, position)?;
+            let mut history = Vec::new();
+            let names: Vec<String> = g.tables.sides.iter().map(|s| s.name.clone()).collect();
             for text in moves {
+                let status = pos.status(g, &history);
+                if status != Status::Ongoing {
+                    return Err(PositionError(format!("'{text}' comes after the game ended ({})", describe(status, &names))));
+                }
                 let mv = pos.parse_move(g, text)?;
+                history.push(pos.hash);
                 pos.make(g, mv);
             }
-            Ok(pos.to_text(g))
+            let status = pos.status(g, &history);
+            Ok((pos.to_text(g), describe(status, &names)))
         })
     }
 }

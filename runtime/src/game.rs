@@ -82,8 +82,9 @@ pub struct Zobrist {
     pub piece: Vec<u64>,
     /// Per side to move.
     pub side: Vec<u64>,
-    /// Per cell, for unmoved pieces and en-passant targets.
+    /// Per cell, for unmoved pieces (0 where no rule depends on it).
     pub virgin: Vec<u64>,
+    /// Per cell, for en-passant targets.
     pub ep: Vec<u64>,
 }
 
@@ -181,12 +182,33 @@ impl<B: CellSet> Game<B> {
 
         let mut seed = 0x0b15_c0de_u64;
         let mut keys = |n: usize| (0..n).map(|_| splitmix(&mut seed)).collect::<Vec<u64>>();
-        let zobrist = Zobrist {
+        let mut zobrist = Zobrist {
             piece: keys(sides * kinds * cells),
             side: keys(sides),
             virgin: keys(cells),
             ep: keys(cells),
         };
+        // Whether a piece has moved belongs to the position (for repetition) only where a rule
+        // depends on it: castling cells, and setup cells of kinds with `initial` moves.
+        let mut matters = vec![false; cells];
+        for (s, side) in tables.sides.iter().enumerate() {
+            for c in &side.castles {
+                matters[c.king_from as usize] = true;
+                matters[c.rook_from as usize] = true;
+            }
+            for &(cell, kind) in &side.setup {
+                let i = (s * kinds + kind as usize) * cells + cell as usize;
+                let rays = &tables.rays[tables.ray_index[i] as usize..tables.ray_index[i + 1] as usize];
+                if rays.iter().any(|r| r.flags & crate::tables::ray::INITIAL != 0) {
+                    matters[cell as usize] = true;
+                }
+            }
+        }
+        for (key, m) in zobrist.virgin.iter_mut().zip(matters) {
+            if !m {
+                *key = 0;
+            }
+        }
 
         let side_cks = (0..sides).map(|s| (((1u128 << kinds) - 1) as u64) << (s * kinds)).collect();
         Game {
