@@ -7,6 +7,29 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+// `print!`/`println!` for this file: the std macros panic when stdout is closed early
+// (`orbis inspect t.orbt | head`) or cannot be written (a full disk). A closed pipe ends the program
+// quietly; any other write error is reported and exits with 1.
+macro_rules! println {
+    () => { write_stdout(format_args!("\n")) };
+    ($($arg:tt)*) => { write_stdout(format_args!("{}\n", format_args!($($arg)*))) };
+}
+macro_rules! print {
+    ($($arg:tt)*) => { write_stdout(format_args!($($arg)*)) };
+}
+
+fn write_stdout(args: std::fmt::Arguments) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_fmt(args).and_then(|()| out.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: cannot write the output: {e}");
+        std::process::exit(1);
+    }
+}
+
 #[derive(Parser)]
 #[command(name = "orbis", version, about = "Chess variants on boards of any shape: check, compile, count and list moves")]
 struct Cli {
@@ -20,6 +43,13 @@ enum Command {
     Check {
         /// The variant file (.orbis).
         file: PathBuf,
+        /// Also print the rule-consistency report (surface, topology of moves, pieces, initial
+        /// position, rule sanity) as text (docs/analysis.md).
+        #[arg(long)]
+        report: bool,
+        /// Print the report as one JSON object instead (docs/analysis.md).
+        #[arg(long)]
+        json: bool,
     },
     /// Compile a variant file to binary tables (.orbt).
     Compile {
@@ -68,6 +98,36 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Draw the board, a position or a piece's moves as SVG or text.
+    Diagram {
+        /// A variant file (.orbis) or compiled tables (.orbt).
+        file: PathBuf,
+        /// The position (FEN for grid boards, or the general notation) [default: the start].
+        #[arg(short, long)]
+        position: Option<String>,
+        /// A movement diagram: the piece on CELL, or PIECE@CELL (name or symbol, e.g. Bishop@g3,
+        /// b@g3 for the second side) alone on the board (or put into --position).
+        #[arg(long, value_name = "CELL|PIECE@CELL")]
+        moves: Option<String>,
+        /// With --moves: draw the rays, coloured by heading, following the seams.
+        #[arg(long)]
+        paths: bool,
+        /// The board alone, without pieces.
+        #[arg(long)]
+        empty: bool,
+        /// The neighbour diagram: the board and the cells one and two steps beyond each edge.
+        #[arg(long)]
+        neighbours: bool,
+        /// Two discs, north and south (boards whose ranks are rings closed over two poles).
+        #[arg(long)]
+        hemispheres: bool,
+        /// svg or text.
+        #[arg(long, default_value = "svg", value_parser = ["svg", "text"])]
+        format: String,
+        /// Write to this file instead of standard output.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
 }
 
 /// A failure already explained to the user; the process exits with 1.
@@ -90,7 +150,9 @@ fn read(path: &Path) -> Result<Vec<u8>, Failed> {
 }
 
 /// Compiles a source file, printing its diagnostics to stderr.
-fn compile(path: &Path, bytes: Vec<u8>) -> Result<Tables, Failed> {
+/// Compiles a source file, printing its diagnostics to stderr. `Ok(None)`: a clean library,
+/// which has no game of its own.
+fn compile_source(path: &Path, bytes: Vec<u8>) -> Result<Option<Tables>, Failed> {
     let source = String::from_utf8(bytes).map_err(|_| fail(format!("{} is not UTF-8 text", path.display())))?;
     let checked = orbis_compiler::check(&path.display().to_string(), &source);
     let color = std::io::IsTerminal::is_terminal(&std::io::stderr());
@@ -98,9 +160,16 @@ fn compile(path: &Path, bytes: Vec<u8>) -> Result<Tables, Failed> {
         eprint!("{}", checked.render(color));
     }
     match &checked.variant {
-        Some(v) => Ok(orbis_compiler::lower::lower(v)),
+        Some(v) => Ok(Some(orbis_compiler::lower::lower(v))),
+        None if checked.library && !checked.has_errors() => Ok(None),
         None => Err(Failed),
     }
+}
+
+/// Compiles a variant file, printing its diagnostics to stderr.
+fn compile(path: &Path, bytes: Vec<u8>) -> Result<Tables, Failed> {
+    compile_source(path, bytes)?
+        .ok_or_else(|| fail(format!("{} is a library (shared declarations): `include` it from a variant", path.display())))
 }
 
 /// Loads a variant from source or from compiled tables (recognised by their magic number).
@@ -108,6 +177,11 @@ fn load(path: &Path) -> Result<Engine, Failed> {
     let bytes = read(path)?;
     let tables = if bytes.starts_with(&orbis_runtime::format::MAGIC) {
         Tables::from_bytes(&bytes).map_err(|e| fail(format!("{}: {e}", path.display())))?
+    } else if std::str::from_utf8(&bytes).is_err() {
+        return Err(fail(format!(
+            "{} is neither compiled tables (they start with \"ORBT\") nor a variant file (UTF-8 text)",
+            path.display()
+        )));
     } else {
         compile(path, bytes)?
     };
@@ -116,10 +190,32 @@ fn load(path: &Path) -> Result<Engine, Failed> {
 
 fn run(cli: Cli) -> Result<(), Failed> {
     match cli.command {
-        Command::Check { file } => {
+        Command::Check { file, report, json } if report || json => {
             let bytes = read(&file)?;
-            compile(&file, bytes)?;
-            println!("{}: ok", file.display());
+            let source = String::from_utf8(bytes).map_err(|_| fail(format!("{} is not UTF-8 text", file.display())))?;
+            let checked = orbis_compiler::check(&file.display().to_string(), &source);
+            if !checked.diagnostics.is_empty() {
+                eprint!("{}", checked.render(std::io::IsTerminal::is_terminal(&std::io::stderr())));
+            }
+            let report = orbis_compiler::report(&checked).ok_or_else(|| {
+                if checked.has_errors() {
+                    Failed
+                } else {
+                    fail(format!("{} is a library: report on a variant that includes it", file.display()))
+                }
+            })?;
+            if json {
+                println!("{}", report.json());
+            } else {
+                print!("{}", report.text());
+            }
+        }
+        Command::Check { file, .. } => {
+            let bytes = read(&file)?;
+            match compile_source(&file, bytes)? {
+                Some(_) => println!("{}: ok", file.display()),
+                None => println!("{}: ok (a library: checked fully through the variants that include it)", file.display()),
+            }
         }
         Command::Compile { file, output } => {
             let bytes = read(&file)?;
@@ -135,6 +231,9 @@ fn run(cli: Cli) -> Result<(), Failed> {
             print!("{}", orbis_runtime::inspect::inspect(&tables));
         }
         Command::Perft { file, depth, position, divide, json, bench } => {
+            if divide && depth == 0 {
+                return Err(fail("--divide needs --depth 1 or more (depth 0 has no moves to divide by)"));
+            }
             let engine = load(&file)?;
             let pos = position.as_deref();
             let runs = bench.unwrap_or(1).max(1);
@@ -190,6 +289,16 @@ fn run(cli: Cli) -> Result<(), Failed> {
                 for m in &moves {
                     println!("{}", m.notation);
                 }
+            }
+        }
+        Command::Diagram { file, position, moves, paths, empty, neighbours, hemispheres, format, output } => {
+            let engine = load(&file)?;
+            let format = if format == "text" { orbis_diagram::Format::Text } else { orbis_diagram::Format::Svg };
+            let opts = orbis_diagram::Options { position, moves, paths, empty, neighbours, hemispheres, format };
+            let out = orbis_diagram::render(&engine, &opts).map_err(fail)?;
+            match output {
+                Some(path) => std::fs::write(&path, &out).map_err(|e| fail(format!("cannot write {}: {e}", path.display())))?,
+                None => print!("{out}"),
             }
         }
     }

@@ -8,22 +8,7 @@ use orbis_runtime::{Game, Position};
 use proptest::prelude::*;
 
 fn examples() -> Vec<String> {
-    let mut out = Vec::new();
-    let mut dirs = vec![common::root().join("examples")];
-    while let Some(d) = dirs.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                if p.file_name().unwrap() != "invalid" {
-                    dirs.push(p);
-                }
-            } else if p.extension().is_some_and(|x| x == "orbis") {
-                out.push(p.strip_prefix(common::root()).unwrap().display().to_string());
-            }
-        }
-    }
-    out.sort();
-    out
+    common::variant_files()
 }
 
 fn playout<B: CellSet>(game: &Game<B>, seed: u64, plies: usize) {

@@ -47,7 +47,7 @@ fn attacks(v: &Variant, p: &RefPos, target: usize, side: usize) -> bool {
             continue;
         }
         for rule in &v.pieces[k].rules {
-            for r in rule_rays(v, s, rule, from) {
+            for r in rule_rays(v, s, &v.pieces[k], rule, from) {
                 if r.flags & ray::CAPTURE == 0 || r.must_empty.iter().any(|&c| p.board[c].is_some()) {
                     continue;
                 }
@@ -85,7 +85,7 @@ fn pseudo(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
             }
         };
         for rule in &v.pieces[k].rules {
-            for r in rule_rays(v, s, rule, from) {
+            for r in rule_rays(v, s, &v.pieces[k], rule, from) {
                 if r.flags & ray::INITIAL != 0 && !p.virgin[from] {
                     continue;
                 }

@@ -9,6 +9,11 @@
 //!   from Y heading reverse(H') should land on X heading reverse(H). When it does not, sliders move
 //!   differently in the two directions, which is rarely intended.
 //!
+//! It also warns about rules that can never take effect (promotion zones never reached, pieces that
+//! can never move, castling moves that are not lines, royal pieces that can never be checked,
+//! transit cells no move crosses); those facts come from [`crate::report::sanity`], the warnings
+//! point at the rule responsible.
+//!
 //! Findings are grouped (one warning per problem kind or heading pair, with a count and a few
 //! examples) and point at the source that caused them: the seam or link that made the step, else
 //! the headings or the grid.
@@ -20,8 +25,11 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::unionfind::UnionFind;
 use petgraph::visit::{Dfs, EdgeRef};
 
+use orbis_grammar::ast;
+
 use crate::frontend::{Sources, StepOrigin};
 use crate::model::{CellId, HeadingId, Variant};
+use crate::report::{sanity, Ctx};
 
 /// How many examples a warning lists.
 const EXAMPLES: usize = 3;
@@ -46,12 +54,160 @@ pub fn board_graph(variant: &Variant) -> BoardGraph {
     graph
 }
 
-/// All warnings for a checked variant.
-pub fn analyze(variant: &Variant, sources: &Sources, file_id: usize) -> Vec<Diagnostic<usize>> {
+/// All warnings for a checked variant. `ast` is the parsed file, for pointing at rules.
+pub fn analyze(variant: &Variant, sources: &Sources, ast: &ast::File, file_id: usize) -> Vec<Diagnostic<usize>> {
     let graph = board_graph(variant);
     let mut out = Vec::new();
     out.extend(unreachable_cells(variant, sources, file_id, &graph));
     out.extend(irreversible_steps(variant, sources, file_id));
+    let ctx = Ctx::new(variant);
+    out.extend(rule_sanity(&ctx, &sanity::analyze(&ctx), ast, file_id));
+    out
+}
+
+/// The AST of side `name`.
+fn side_ast<'a>(file: &'a ast::File, name: &str) -> Option<&'a ast::Side> {
+    file.items.iter().find_map(|i| match i {
+        ast::Item::Side(s) if s.name.text == name => Some(s),
+        _ => None,
+    })
+}
+
+fn piece_ast<'a>(file: &'a ast::File, name: &str) -> Option<&'a ast::Piece> {
+    file.items.iter().find_map(|i| match i {
+        ast::Item::Piece(p) if p.name.text == name => Some(p),
+        _ => None,
+    })
+}
+
+/// Warnings for rules that can never take effect (report group 5), each at the responsible rule.
+fn rule_sanity(ctx: &Ctx, s: &sanity::Sanity, file: &ast::File, file_id: usize) -> Vec<Diagnostic<usize>> {
+    let v = ctx.v;
+    let mut out = Vec::new();
+    let cell = |c: CellId| v.board.cells[c].name.as_str();
+    let piece = |p: usize| v.pieces[p].name.as_str();
+    let side = |sd: usize| v.sides[sd].name.as_str();
+    let fallback = |sd: usize| side_ast(file, side(sd)).map(|a| a.name.span);
+
+    for p in &s.promotions {
+        if !p.reachable.is_empty() || p.zone.is_empty() {
+            continue;
+        }
+        let span = side_ast(file, side(p.side))
+            .and_then(|a| {
+                a.statements
+                    .iter()
+                    .filter_map(|st| match st {
+                        ast::SideStmt::Promote(pr) => Some(pr),
+                        _ => None,
+                    })
+                    .nth(p.index)
+                    .map(|pr| pr.zone.span())
+            })
+            .or_else(|| fallback(p.side));
+        let mut d = Diagnostic::warning().with_message(format!(
+            "the {} {} can never reach its promotion zone",
+            side(p.side),
+            piece(p.piece)
+        ));
+        if let Some(span) = span {
+            d = d.with_labels(vec![Label::primary(file_id, span.range()).with_message("no cell of this zone is reachable")]);
+        }
+        let zone: Vec<&str> = p.zone.iter().take(EXAMPLES * 2).map(|&c| cell(c)).collect();
+        out.push(d.with_notes(vec![format!(
+            "note: the zone is {}{}; from its setup the piece never gets there, even on an empty board",
+            zone.join(" "),
+            if p.zone.len() > zone.len() { " ..." } else { "" }
+        )]));
+    }
+
+    for &(sd, p) in &s.never_move {
+        let on_board = v.sides[sd].setup.iter().any(|&(_, q)| q == p);
+        if !on_board {
+            continue;
+        }
+        let mut d = Diagnostic::warning().with_message(format!("the {} {} has no move from any cell", side(sd), piece(p)));
+        if let Some(a) = piece_ast(file, piece(p)) {
+            d = d.with_labels(vec![Label::primary(file_id, a.name.span.range()).with_message("its rules give no move anywhere on this board")]);
+        }
+        out.push(d);
+    }
+    for &(sd, p, c) in &s.immobile {
+        if s.never_move.contains(&(sd, p)) {
+            continue;
+        }
+        let span = side_ast(file, side(sd)).and_then(|a| {
+            a.statements.iter().find_map(|st| match st {
+                ast::SideStmt::Setup(setup) => setup.groups.iter().flat_map(|g| g.cells.iter()).find(|n| n.text == cell(c)).map(|n| n.span),
+                _ => None,
+            })
+        });
+        let mut d = Diagnostic::warning().with_message(format!(
+            "the {} {} on {} can never make a first move: its rules give no move from there",
+            side(sd),
+            piece(p),
+            cell(c)
+        ));
+        if let Some(span) = span.or_else(|| fallback(sd)) {
+            d = d.with_labels(vec![Label::primary(file_id, span.range()).with_message("set up here")]);
+        }
+        out.push(d);
+    }
+
+    for k in &s.castles {
+        if k.king_path.is_some() && k.rook_path.is_some() {
+            continue;
+        }
+        let span = side_ast(file, side(k.side)).and_then(|a| {
+            a.statements.iter().find_map(|st| match st {
+                ast::SideStmt::Castle(c) if c.name.text == k.name => {
+                    let which = if k.king_path.is_none() { "king" } else { "rook" };
+                    c.fields
+                        .iter()
+                        .find_map(|f| match (f, which) {
+                            (ast::CastleField::King { span, .. }, "king") | (ast::CastleField::Rook { span, .. }, "rook") => Some(*span),
+                            _ => None,
+                        })
+                        .or(Some(c.span))
+                }
+                _ => None,
+            })
+        });
+        let (who, (from, to)) = if k.king_path.is_none() { ("king", k.king) } else { ("rook", k.rook) };
+        let mut d = Diagnostic::warning().with_message(format!(
+            "castling `{}` of {}: the {who}'s move {}-{} is not along a line",
+            k.name,
+            side(k.side),
+            cell(from),
+            cell(to)
+        ));
+        if let Some(span) = span {
+            d = d.with_labels(vec![Label::primary(file_id, span.range()).with_message("no heading leads from the first cell to the second")]);
+        }
+        out.push(d.with_notes(vec!["note: the cells it passes cannot be checked for `empty` and `safe`".into()]));
+    }
+
+    for r in &s.royals {
+        if !r.checked_by.is_empty() {
+            continue;
+        }
+        let mut d = Diagnostic::warning().with_message(format!(
+            "the royal {} {} can never be checked: no enemy piece can attack a cell it can stand on",
+            side(r.side),
+            piece(r.piece)
+        ));
+        if let Some(a) = piece_ast(file, piece(r.piece)) {
+            let span = a.royal.unwrap_or(a.name.span);
+            d = d.with_labels(vec![Label::primary(file_id, span.range()).with_message("royal here")]);
+        }
+        out.push(d.with_notes(vec!["note: check, checkmate and the rule against moving into check never apply to it".into()]));
+    }
+
+    for &(c, crossed) in &s.transit {
+        if !crossed {
+            out.push(Diagnostic::warning().with_message(format!("no move crosses the transit cell {}", cell(c))));
+        }
+    }
     out
 }
 

@@ -81,6 +81,13 @@ struct Frontend {
 struct BoardInfo {
     board: model::Board,
     sources: Sources,
+    /// Every seam, in order (bit `i + 1` of a crossing mask), to build piece-specific geometries.
+    seams: Vec<ast::Seam>,
+    /// The seams could be evaluated (no error in them, a complete grid).
+    seams_ok: bool,
+    wrap: bool,
+    /// Steps set by `link`, which override seams in every geometry.
+    link_steps: Vec<(usize, (CellId, HeadingId))>,
     cells_by_name: HashMap<String, CellId>,
     headings_by_name: HashMap<String, HeadingId>,
     groups: HashMap<String, Vec<HeadingId>>,
@@ -172,8 +179,12 @@ impl Frontend {
                     vec!["help: add e.g. `board { grid files a..h ranks 1..8 headings { N (0, 1) ... } }`".into()],
                 );
                 BoardInfo {
-                    board: model::Board { cells: vec![], headings: vec![], grid: None, step: vec![] },
+                    board: model::Board { cells: vec![], headings: vec![], grid: None, step: vec![], crossed: vec![], seams: vec![] },
                     sources: Sources::default(),
+                    seams: Vec::new(),
+                    seams_ok: false,
+                    wrap: false,
+                    link_steps: Vec::new(),
                     cells_by_name: HashMap::new(),
                     headings_by_name: HashMap::new(),
                     groups: HashMap::new(),
@@ -184,7 +195,8 @@ impl Frontend {
         };
 
         let mut forward_uses = Vec::new();
-        let model_pieces = self.pieces(&pieces, &board, &mut forward_uses);
+        let mut model_pieces = self.pieces(&pieces, &board, &mut forward_uses);
+        self.piece_geometries(&board, &pieces, &mut model_pieces);
         if pieces.is_empty() {
             let label = self.primary(file.variant_span, "this variant declares no piece");
             self.error("no pieces", vec![label], vec!["help: add e.g. `piece King K royal { step all }`".into()]);
@@ -437,15 +449,23 @@ impl Frontend {
             }
         }
 
-        let mut board = model::Board { cells, headings, grid, step: Vec::new() };
+        let mut seam_names = vec!["wrap".to_string()];
+        seam_names.extend(seams.iter().map(|s| s.name.text.clone()));
+        let mut board = model::Board { cells, headings, grid, step: Vec::new(), crossed: Vec::new(), seams: seam_names };
         let step_len = board.cells.len().saturating_mul(board.headings.len());
         board.step = vec![None; step_len];
+        board.crossed = vec![0; step_len];
         sources.step_origin = vec![StepOrigin::None; step_len];
 
         // Seams.
         let mut seen_seams: HashMap<String, Span> = HashMap::new();
         let mut seams_ok = true;
         for s in &seams {
+            if s.name.text == "wrap" {
+                let label = self.primary(s.name.span, "reserved for the `wrap files` join");
+                self.error("a seam may not be named `wrap`", vec![label], vec![]);
+                seams_ok = false;
+            }
             if let Some(first) = seen_seams.get(&s.name.text) {
                 self.duplicate("seam", &s.name.text, *first, s.name.span);
                 seams_ok = false;
@@ -459,11 +479,19 @@ impl Frontend {
             }
             sources.seams.push((s.name.text.clone(), s.span));
         }
-        if seams_ok && board.grid.is_some() && cells_complete {
-            self.grid_steps(&mut board, &mut sources, &seams, wrap_stmt.is_some());
+        let seams_ok = seams_ok && board.grid.is_some() && cells_complete;
+        if seams_ok {
+            // Seams declared `for` some pieces give those pieces their own step function, built
+            // once the pieces are known (`piece_geometries`).
+            let general: Vec<usize> = (0..seams.len()).filter(|&i| seams[i].pieces.is_empty()).collect();
+            let (step, crossed, origin) = self.grid_steps(&board, &seams, &general, wrap_stmt.is_some(), Some((sources.headings, &general)));
+            board.step = step;
+            board.crossed = crossed;
+            sources.step_origin = origin;
         }
 
         // Links override the grid.
+        let mut link_steps = Vec::new();
         let mut linked: HashMap<(CellId, HeadingId), Span> = HashMap::new();
         for l in &links {
             sources.links.push(l.span);
@@ -484,7 +512,9 @@ impl Frontend {
                 let i = from * board.headings.len() + from_h;
                 if let Some(slot) = board.step.get_mut(i) {
                     *slot = Some((to, to_h));
+                    board.crossed[i] = 0;
                     sources.step_origin[i] = StepOrigin::Link(sources.links.len() - 1);
+                    link_steps.push((i, (to, to_h)));
                 }
             }
         }
@@ -492,6 +522,10 @@ impl Frontend {
         BoardInfo {
             board,
             sources,
+            seams: seams.iter().map(|s| (*s).clone()).collect(),
+            seams_ok,
+            wrap: wrap_stmt.is_some(),
+            link_steps,
             cells_by_name,
             headings_by_name,
             groups: group_map,
@@ -673,11 +707,23 @@ impl Frontend {
 
     /// Computes grid steps, then continues steps that leave the grid through the seams. Problems
     /// are collected per seam and reported once per seam with a few examples.
-    fn grid_steps(&mut self, board: &mut model::Board, sources: &mut Sources, seams: &[&ast::Seam], wrap: bool) {
-        let Some(grid) = &board.grid else { return };
+    /// The grid's step function with the seams `use_seams` (indices into `seams`, tried in that
+    /// order), the seams each step crosses (bit 0 `wrap`, bit `i + 1` seam `i`), and where each
+    /// step came from. With `report`, seams that fail are reported.
+    fn grid_steps(
+        &mut self,
+        board: &model::Board,
+        seams: &[&ast::Seam],
+        use_seams: &[usize],
+        wrap: bool,
+        report: Option<(Span, &[usize])>,
+    ) -> (Vec<Option<(CellId, HeadingId)>>, Vec<u32>, Vec<StepOrigin>) {
+        let nh = board.headings.len();
+        let len = board.cells.len() * nh;
+        let (mut step, mut crossed, mut origin) = (vec![None; len], vec![0u32; len], vec![StepOrigin::None; len]);
+        let Some(grid) = &board.grid else { return (step, crossed, origin) };
         let width = grid.files.len() as i64;
         let height = grid.ranks.len() as i64;
-        let nh = board.headings.len();
         let by_vector: HashMap<(i64, i64), HeadingId> = board
             .headings
             .iter()
@@ -690,7 +736,15 @@ impl Frontend {
             }
             grid.cell_at.get((y * width + x) as usize).copied().flatten()
         };
-        let wrap_x = |x: i64| if wrap && width > 0 { x.rem_euclid(width) } else { x };
+        // Wraps x, and says whether that crossed the join.
+        let wrap_x = |x: i64| -> (i64, bool) {
+            if wrap && width > 0 {
+                let w = x.rem_euclid(width);
+                (w, w != x)
+            } else {
+                (x, false)
+            }
+        };
         let mut problems: Vec<SeamProblems> = seams.iter().map(|_| SeamProblems::default()).collect();
 
         for (cell, c) in board.cells.iter().enumerate() {
@@ -698,16 +752,19 @@ impl Frontend {
             for (h, heading) in board.headings.iter().enumerate() {
                 let Some((dx, dy)) = heading.vector else { continue };
                 let (dx, dy) = (dx as i64, dy as i64);
-                let nx = wrap_x(x as i64 + dx);
+                let (nx, wrapped) = wrap_x(x as i64 + dx);
                 let ny = y as i64 + dy;
                 let i = cell * nh + h;
+                let wrap_bit = if wrapped { 1 } else { 0 };
                 if let Some(to) = cell_at(nx, ny) {
-                    board.step[i] = Some((to, h));
-                    sources.step_origin[i] = StepOrigin::Grid;
+                    step[i] = Some((to, h));
+                    crossed[i] = wrap_bit;
+                    origin[i] = StepOrigin::Grid;
                     continue;
                 }
                 let env = Env { x: nx, y: ny, dx, dy };
-                for (si, seam) in seams.iter().enumerate() {
+                for &si in use_seams {
+                    let seam = seams[si];
                     let p = &mut problems[si];
                     match eval(&seam.when, &env) {
                         Err(e) => {
@@ -731,16 +788,26 @@ impl Frontend {
                     match (landing, new_heading) {
                         (Err(e), _) | (_, Err(e)) => p.failed.push((cell, h, e)),
                         (Ok(_), Ok(None)) => {}
-                        (Ok((tx, ty)), Ok(Some(h2))) => match cell_at(wrap_x(tx), ty) {
-                            Some(to) => {
-                                board.step[i] = Some((to, h2));
-                                sources.step_origin[i] = StepOrigin::Seam(si);
+                        (Ok((tx, ty)), Ok(Some(h2))) => {
+                            let (tx, wrapped_again) = wrap_x(tx);
+                            match cell_at(tx, ty) {
+                                Some(to) => {
+                                    step[i] = Some((to, h2));
+                                    crossed[i] = wrap_bit | if wrapped_again { 1 } else { 0 } | 1 << (si + 1);
+                                    origin[i] = StepOrigin::Seam(si);
+                                }
+                                None => p.off_board.push((cell, h, (tx, ty))),
                             }
-                            None => p.off_board.push((cell, h, (wrap_x(tx), ty))),
-                        },
+                        }
                     }
                     break;
                 }
+            }
+        }
+        let Some((headings_span, to_report)) = report else { return (step, crossed, origin) };
+        for (si, p) in problems.iter_mut().enumerate() {
+            if !to_report.contains(&si) {
+                *p = SeamProblems::default();
             }
         }
 
@@ -779,7 +846,7 @@ impl Frontend {
                 let label = self.primary(span, format!("not the vector of a declared heading for {} step(s)", p.bad_heading.len()));
                 self.error(
                     format!("seam `{}` turns onto an undeclared heading", seam.name.text),
-                    vec![label, self.secondary(sources.headings, "headings are declared here")],
+                    vec![label, self.secondary(headings_span, "headings are declared here")],
                     vec![format!("note: {}", examples.join("; "))],
                 );
             }
@@ -792,6 +859,57 @@ impl Frontend {
                 );
             }
         }
+        (step, crossed, origin)
+    }
+
+    /// Gives each piece named in a seam's `for` its own step function: the general seams and its
+    /// own, in declaration order, then the links.
+    fn piece_geometries(&mut self, board: &BoardInfo, pieces: &[&ast::Piece], model_pieces: &mut [model::Piece]) {
+        let mut own: Vec<Vec<usize>> = vec![Vec::new(); model_pieces.len()];
+        for (si, seam) in board.seams.iter().enumerate() {
+            for name in &seam.pieces {
+                match pieces.iter().position(|p| p.name.text == name.text) {
+                    Some(pi) => push_unique(&mut own[pi], si),
+                    None => self.unknown("piece", name, " (a seam's `for` names pieces)", pieces.iter().map(|p| p.name.text.as_str())),
+                }
+            }
+        }
+        if !board.seams_ok {
+            return;
+        }
+        let seams: Vec<&ast::Seam> = board.seams.iter().collect();
+        let mut reported: Vec<usize> = Vec::new();
+        for (pi, mine) in own.iter().enumerate() {
+            if mine.is_empty() {
+                continue;
+            }
+            let order: Vec<usize> = (0..seams.len()).filter(|&i| seams[i].pieces.is_empty() || mine.contains(&i)).collect();
+            // Problems of a piece-specific seam are reported once, with the first piece it is for.
+            let fresh: Vec<usize> = mine.iter().copied().filter(|i| !reported.contains(i)).collect();
+            reported.extend(&fresh);
+            let (mut step, mut crossed, _) =
+                self.grid_steps(&board.board, &seams, &order, board.wrap, Some((board.sources.headings, &fresh)));
+            for &(i, target) in &board.link_steps {
+                step[i] = Some(target);
+                crossed[i] = 0;
+            }
+            model_pieces[pi].geometry = Some(model::OwnGeometry { step, crossed });
+        }
+    }
+
+    /// The seams a leg may not cross, as a bit mask of [`model::Board::seams`].
+    fn avoid(&mut self, names: &[ast::Name], board: &BoardInfo) -> u32 {
+        let mut mask = 0;
+        for name in names {
+            match board.board.seams.iter().position(|s| *s == name.text) {
+                Some(bit) => mask |= 1 << bit,
+                None if board.seams_ok || board.board.seams.is_empty() => {
+                    self.unknown("seam", name, " (`avoid` names seams, or `wrap`)", board.board.seams.iter().map(String::as_str))
+                }
+                None => {}
+            }
+        }
+        mask
     }
 
     // ------------------------------------------------------------ pieces
@@ -833,6 +951,7 @@ impl Frontend {
                 royal: p.royal.is_some(),
                 resets_clock: p.resets_clock.is_some(),
                 rules,
+                geometry: None,
             });
         }
         if !pieces.is_empty() && !pieces.iter().any(|p| p.royal.is_some()) {
@@ -949,9 +1068,11 @@ impl Frontend {
                     continue;
                 }
             };
-            legs.push(model::Leg { slides: leg.slides, turns });
+            let avoid = self.avoid(&leg.avoid, board);
+            legs.push(model::Leg { slides: leg.slides, turns, avoid });
         }
         let first = first_dirs?;
+        let first_avoid = self.avoid(&r.legs[0].avoid, board);
         ok.then_some(model::MoveRule {
             mode,
             initial: seen.contains_key(&Initial),
@@ -960,6 +1081,7 @@ impl Frontend {
             en_passant: seen.contains_key(&EnPassant),
             first,
             first_slides: r.legs.first().is_some_and(|l| l.slides),
+            first_avoid,
             legs,
         })
     }

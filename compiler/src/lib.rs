@@ -15,6 +15,8 @@ pub mod model;
 pub mod frontend;
 pub mod analysis;
 pub mod lower;
+pub mod report;
+pub mod include;
 
 use codespan_reporting::diagnostic::{Diagnostic, Label, Severity};
 use codespan_reporting::files::SimpleFiles;
@@ -26,8 +28,11 @@ pub struct Checked {
     pub file_id: usize,
     /// Errors and warnings in source order of discovery.
     pub diagnostics: Vec<Diagnostic<usize>>,
-    /// `Some` iff no diagnostic is an error.
+    /// `Some` iff no diagnostic is an error and the file is a variant.
     pub variant: Option<model::Variant>,
+    /// The file is a `library` (shared declarations for `include`), not a variant: it was parsed
+    /// and its includes resolved, but it is checked only as part of the variants that include it.
+    pub library: bool,
 }
 
 impl Checked {
@@ -58,27 +63,57 @@ impl Checked {
     }
 }
 
-/// Parses, checks and analyzes a variant. `name` is the file name shown in diagnostics.
-pub fn check(name: &str, source: &str) -> Checked {
-    let mut files = SimpleFiles::new();
-    let file_id = files.add(name.to_string(), source.to_string());
-    let (diagnostics, variant) = match orbis_grammar::parse(source) {
-        Err(errors) => (errors.into_iter().map(|e| syntax_diagnostic(file_id, source, e)).collect(), None),
-        Ok(ast) => {
-            let output = frontend::check(&ast, file_id);
-            let mut diagnostics = output.diagnostics;
-            let variant = output.variant.map(|(variant, sources)| {
-                diagnostics.extend(analysis::analyze(&variant, &sources, file_id));
-                variant
-            });
-            (diagnostics, variant)
-        }
-    };
-    Checked { files, file_id, diagnostics, variant }
+/// The rule-consistency report of a checked variant (`orbis check --report`), with the messages of
+/// its warnings; `None` when the file has errors.
+pub fn report(checked: &Checked) -> Option<report::Report> {
+    let variant = checked.variant.as_ref()?;
+    let source = codespan_reporting::files::Files::source(&checked.files, checked.file_id).ok();
+    let warnings = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .map(|d| d.message.clone())
+        .collect();
+    Some(report::build(variant, source.as_deref(), warnings))
 }
 
-fn syntax_diagnostic(file_id: usize, source: &str, e: orbis_grammar::SyntaxError) -> Diagnostic<usize> {
-    let at_end = e.span.start >= source.len();
+/// Parses, checks and analyzes a variant. `name` is the file name shown in diagnostics; it is also
+/// the path that `include`s are resolved against.
+pub fn check(name: &str, source: &str) -> Checked {
+    let mut sources = include::Sources::default();
+    let (file_id, _) = sources.add(name.to_string(), source.to_string());
+    let mut library = false;
+    // Until the final mapping, labels carry global offsets (file id 0 is a placeholder).
+    let (mut diagnostics, variant) = match orbis_grammar::parse(source) {
+        Err(errors) => (errors.into_iter().map(|e| syntax_diagnostic(0, source.len(), e)).collect(), None),
+        Ok(ast) => {
+            let mut errors = Vec::new();
+            let path = std::path::Path::new(name);
+            let mut stack = vec![path.canonicalize().unwrap_or_else(|_| path.to_path_buf())];
+            let ast = include::resolve(ast, path, &mut sources, &mut stack, &mut errors, &|e, end| syntax_diagnostic(0, end, e));
+            library = ast.library;
+            if !errors.is_empty() {
+                (errors, None)
+            } else if library {
+                (Vec::new(), None)
+            } else {
+                let output = frontend::check(&ast, 0);
+                let mut diagnostics = output.diagnostics;
+                let variant = output.variant.map(|(variant, sources)| {
+                    diagnostics.extend(analysis::analyze(&variant, &sources, &ast, 0));
+                    variant
+                });
+                (diagnostics, variant)
+            }
+        }
+    };
+    sources.map(&mut diagnostics);
+    Checked { files: sources.files, file_id, diagnostics, variant, library }
+}
+
+/// A syntax error; `end` is where the file ends (in the same offsets as the error's span).
+fn syntax_diagnostic(file_id: usize, end: usize, e: orbis_grammar::SyntaxError) -> Diagnostic<usize> {
+    let at_end = e.span.start >= end;
     let label = if at_end { "the file ends here" } else { "unexpected here" };
     Diagnostic::error()
         .with_message(format!("syntax error: {}", e.message))

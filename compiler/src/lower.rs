@@ -6,7 +6,7 @@
 //! kind, and lines out from the target (a trie of reversed paths, flattened root to leaf) with the
 //! colored kinds that attack from each cell. Nothing here can fail: the model is already checked.
 
-use crate::model::{Board, CellId, Dirs, HeadingId, Mode, Variant};
+use crate::model::{CellId, Dirs, Geometry, HeadingId, Mode, Piece, Variant};
 use orbis_runtime::tables::{self, ray, Attack, CastleInfo, GridInfo, KindInfo, PromotionInfo, RulesInfo, SideInfo, Tables, NO_CELL};
 use std::collections::{BTreeMap, HashSet};
 
@@ -19,18 +19,18 @@ pub struct PathRay {
     pub cells: Vec<CellId>,
 }
 
-fn rotate(board: &Board, h: HeadingId, turns: i32) -> HeadingId {
-    (h as i32 + turns).rem_euclid(board.headings.len() as i32) as usize
+fn rotate(headings: usize, h: HeadingId, turns: i32) -> HeadingId {
+    (h as i32 + turns).rem_euclid(headings as i32) as usize
 }
 
 /// Walks a slide from `(cell, heading)`: the cells in order, and whether it came back to `origin`.
 /// It stops at the board's edge, at the origin, or when a (cell, heading) state repeats (a slide
 /// may never be endless).
-fn slide(board: &Board, origin: CellId, cell: CellId, heading: HeadingId) -> (Vec<(CellId, HeadingId)>, bool) {
+fn slide(geo: &Geometry, avoid: u32, origin: CellId, cell: CellId, heading: HeadingId) -> (Vec<(CellId, HeadingId)>, bool) {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     let (mut c, mut h) = (cell, heading);
-    while let Some((n, nh)) = board.step(c, h) {
+    while let Some((n, nh)) = geo.step(c, h, avoid) {
         if n == origin {
             return (out, true);
         }
@@ -44,9 +44,10 @@ fn slide(board: &Board, origin: CellId, cell: CellId, heading: HeadingId) -> (Ve
     (out, false)
 }
 
-/// All rays of one rule for a piece of `side` on `origin`.
-pub fn rule_rays(v: &Variant, side: usize, rule: &crate::model::MoveRule, origin: CellId) -> Vec<PathRay> {
-    let board = &v.board;
+/// All rays of one rule of `piece` for `side` on `origin`.
+pub fn rule_rays(v: &Variant, side: usize, piece: &Piece, rule: &crate::model::MoveRule, origin: CellId) -> Vec<PathRay> {
+    let geo = v.board.geometry(piece);
+    let nh = geo.headings;
     let mut flags = match rule.mode {
         Mode::Both => ray::QUIET | ray::CAPTURE,
         Mode::MoveOnly => ray::QUIET,
@@ -63,68 +64,71 @@ pub fn rule_rays(v: &Variant, side: usize, rule: &crate::model::MoveRule, origin
     }
     let starts: Vec<HeadingId> = match &rule.first {
         Dirs::Headings(hs) => hs.clone(),
-        Dirs::Forward(turns) => turns.iter().map(|&t| rotate(board, v.sides[side].forward[origin], t)).collect(),
+        Dirs::Forward(turns) => turns.iter().map(|&t| rotate(nh, v.sides[side].forward[origin], t)).collect(),
     };
-    // Legs as (slides, turns); the first leg's turns are applied already through `starts`.
-    let mut legs = vec![(rule.first_slides, vec![0])];
-    legs.extend(rule.legs.iter().map(|l| (l.slides, l.turns.clone())));
+    // Legs as (slides, turns, avoid); the first leg's turns are applied already through `starts`.
+    let mut legs = vec![Leg { slides: rule.first_slides, turns: vec![0], avoid: rule.first_avoid }];
+    legs.extend(rule.legs.iter().map(|l| Leg { slides: l.slides, turns: l.turns.clone(), avoid: l.avoid }));
+    let walk = Walk { geo: &geo, leap: rule.leap, flags, origin, legs: &legs };
     let mut out = Vec::new();
     for h0 in starts {
-        expand(board, rule.leap, flags, origin, h0, &legs, 0, origin, h0, &mut Vec::new(), &mut out);
+        walk.expand(h0, 0, origin, h0, &mut Vec::new(), &mut out);
     }
     out
 }
 
-/// Follows leg `leg` from `(cell, heading)`; `passed` holds the cells passed so far.
-#[allow(clippy::too_many_arguments)]
-fn expand(
-    board: &Board,
+struct Leg {
+    slides: bool,
+    turns: Vec<i32>,
+    avoid: u32,
+}
+
+/// One rule being walked from one origin.
+struct Walk<'a> {
+    geo: &'a Geometry<'a>,
     leap: bool,
     flags: u8,
     origin: CellId,
-    h0: HeadingId,
-    legs: &[(bool, Vec<i32>)],
-    leg: usize,
-    cell: CellId,
-    heading: HeadingId,
-    passed: &mut Vec<CellId>,
-    out: &mut Vec<PathRay>,
-) {
-    let (slides, turns) = &legs[leg];
-    let last = leg + 1 == legs.len();
-    for &t in turns {
-        let h = if leg == 0 { heading } else { rotate(board, heading, t) };
-        let must_empty = |passed: &Vec<CellId>| if leap { Vec::new() } else { passed.clone() };
-        if *slides {
-            let (cells, returns) = slide(board, origin, cell, h);
-            if last {
-                if !cells.is_empty() || returns {
-                    let mut f = flags | ray::SLIDE;
-                    if returns {
-                        f |= ray::RETURNS;
-                    }
+    legs: &'a [Leg],
+}
+
+impl Walk<'_> {
+    /// Follows leg `leg` from `(cell, heading)`; `passed` holds the cells passed so far.
+    fn expand(&self, h0: HeadingId, leg: usize, cell: CellId, heading: HeadingId, passed: &mut Vec<CellId>, out: &mut Vec<PathRay>) {
+        let Leg { slides, turns, avoid } = &self.legs[leg];
+        let last = leg + 1 == self.legs.len();
+        let must_empty = |passed: &Vec<CellId>| if self.leap { Vec::new() } else { passed.clone() };
+        for &t in turns {
+            let h = if leg == 0 { heading } else { rotate(self.geo.headings, heading, t) };
+            if *slides {
+                let (cells, returns) = slide(self.geo, *avoid, self.origin, cell, h);
+                if last {
                     if !cells.is_empty() {
+                        let mut f = self.flags | ray::SLIDE;
+                        if returns {
+                            f |= ray::RETURNS;
+                        }
                         out.push(PathRay { flags: f, heading: h0, must_empty: must_empty(passed), cells: cells.iter().map(|c| c.0).collect() });
                     }
+                } else {
+                    let depth = passed.len();
+                    for &(c, nh) in &cells {
+                        self.expand(h0, leg + 1, c, nh, passed, out);
+                        passed.push(c);
+                    }
+                    passed.truncate(depth);
                 }
-            } else {
-                let depth = passed.len();
-                for &(c, nh) in &cells {
-                    expand(board, leap, flags, origin, h0, legs, leg + 1, c, nh, passed, out);
+            } else if let Some((c, nh)) = self.geo.step(cell, h, *avoid) {
+                if c == self.origin {
+                    continue;
+                }
+                if last {
+                    out.push(PathRay { flags: self.flags, heading: h0, must_empty: must_empty(passed), cells: vec![c] });
+                } else {
                     passed.push(c);
+                    self.expand(h0, leg + 1, c, nh, passed, out);
+                    passed.pop();
                 }
-                passed.truncate(depth);
-            }
-        } else if let Some((c, nh)) = board.step(cell, h) {
-            if c == origin {
-                continue;
-            }
-            if last {
-                out.push(PathRay { flags, heading: h0, must_empty: must_empty(passed), cells: vec![c] });
-            } else {
-                passed.push(c);
-                expand(board, leap, flags, origin, h0, legs, leg + 1, c, nh, passed, out);
-                passed.pop();
             }
         }
     }
@@ -214,7 +218,7 @@ pub fn lower(v: &Variant) -> Tables {
             for origin in 0..ncells {
                 let mut rays: Vec<PathRay> = Vec::new();
                 for rule in &piece.rules {
-                    for r in rule_rays(v, side, rule, origin) {
+                    for r in rule_rays(v, side, piece, rule, origin) {
                         if !rays.contains(&r) {
                             rays.push(r);
                         }

@@ -27,14 +27,54 @@ pub struct Board {
     pub headings: Vec<Heading>,
     /// Grid layout when the board was declared with `grid`.
     pub grid: Option<Grid>,
-    /// `step[cell * headings.len() + heading]`: where one step leads, with the heading on arrival.
+    /// `step[cell * headings.len() + heading]`: where one step leads, with the heading on arrival,
+    /// for pieces without seams of their own (seams declared without `for`).
     pub step: Vec<Option<(CellId, HeadingId)>>,
+    /// Parallel to `step`: the seams each step crosses, bit `i` for `seams[i]`.
+    pub crossed: Vec<u32>,
+    /// Seam names by bit: `wrap` (the `wrap files` join) first, then the declared seams in order.
+    pub seams: Vec<String>,
 }
 
 impl Board {
     pub fn step(&self, cell: CellId, heading: HeadingId) -> Option<(CellId, HeadingId)> {
         self.step[cell * self.headings.len() + heading]
     }
+
+    /// The step function a piece moves by: its own when seams were declared `for` it.
+    pub fn geometry<'a>(&'a self, piece: &'a Piece) -> Geometry<'a> {
+        match &piece.geometry {
+            Some(g) => Geometry { headings: self.headings.len(), step: &g.step, crossed: &g.crossed },
+            None => Geometry { headings: self.headings.len(), step: &self.step, crossed: &self.crossed },
+        }
+    }
+}
+
+/// A step function with the seams each step crosses.
+#[derive(Debug, Clone, Copy)]
+pub struct Geometry<'a> {
+    pub headings: usize,
+    pub step: &'a [Option<(CellId, HeadingId)>],
+    pub crossed: &'a [u32],
+}
+
+impl Geometry<'_> {
+    /// One step, unless it crosses a seam in `avoid`.
+    pub fn step(&self, cell: CellId, heading: HeadingId, avoid: u32) -> Option<(CellId, HeadingId)> {
+        let i = cell * self.headings + heading;
+        if self.crossed[i] & avoid != 0 {
+            None
+        } else {
+            self.step[i]
+        }
+    }
+}
+
+/// A piece's own step function (parallel to [`Board::step`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnGeometry {
+    pub step: Vec<Option<(CellId, HeadingId)>>,
+    pub crossed: Vec<u32>,
 }
 
 #[derive(Debug, Clone)]
@@ -65,6 +105,8 @@ pub struct Piece {
     pub royal: bool,
     pub resets_clock: bool,
     pub rules: Vec<MoveRule>,
+    /// The piece's own step function, when some seams apply to it alone (`seam ... for PIECE`).
+    pub geometry: Option<OwnGeometry>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +127,8 @@ pub struct MoveRule {
     /// The first leg's headings. `Forward` is resolved per side and cell at lowering.
     pub first: Dirs,
     pub first_slides: bool,
+    /// Seams the first leg may not cross (bits of [`Board::seams`]).
+    pub first_avoid: u32,
     /// The legs after the first.
     pub legs: Vec<Leg>,
 }
@@ -102,6 +146,8 @@ pub struct Leg {
     pub slides: bool,
     /// Rotations of the heading the piece arrived with (`[0]` for `straight`).
     pub turns: Vec<i32>,
+    /// Seams this leg may not cross (bits of [`Board::seams`]).
+    pub avoid: u32,
 }
 
 #[derive(Debug, Clone)]

@@ -10,6 +10,8 @@ pub struct Span {
 }
 
 impl Span {
+    /// A span in the current parse: positions are shifted by the base offset given to
+    /// [`crate::parse_at`], so that spans of several files never overlap.
     pub fn new(start: usize, end: usize) -> Span {
         Span { start, end }
     }
@@ -35,9 +37,13 @@ pub struct Int {
 
 #[derive(Debug, Clone)]
 pub struct File {
-    /// The `variant "..."` declaration: the name is the string contents.
+    /// The `variant "..."` (or `library "..."`) declaration: the name is the string contents.
     pub variant: Name,
     pub variant_span: Span,
+    /// `library` rather than `variant`: shared declarations, not a playable game on its own.
+    pub library: bool,
+    /// `include "path"` declarations, in order; the path is relative to the including file.
+    pub includes: Vec<Name>,
     pub items: Vec<Item>,
 }
 
@@ -117,6 +123,8 @@ pub struct Group {
 pub struct Seam {
     pub span: Span,
     pub name: Name,
+    /// `for PIECE...`: the pieces this seam applies to (empty: all pieces).
+    pub pieces: Vec<Name>,
     pub when: Expr,
     pub to: ExprPair,
     pub heading: SeamHeading,
@@ -264,6 +272,8 @@ pub struct Leg {
     /// The `step`/`slide` keyword.
     pub keyword: Span,
     pub dirs: LegDirs,
+    /// `avoid ...`: seams this leg may not step across.
+    pub avoid: Vec<Name>,
 }
 
 /// What follows `step`/`slide`. The grammar accepts every form on every leg; which forms a leg

@@ -34,10 +34,23 @@ pub struct SyntaxError {
 
 /// Parses a variant file.
 pub fn parse(source: &str) -> Result<File, Vec<SyntaxError>> {
-    check_nesting(source).map_err(|e| vec![e])?;
-    let mut pairs = OrbisParser::parse(Rule::file, source).map_err(|e| vec![convert_error(source, e)])?;
-    let file = pairs.next().ok_or_else(|| vec![internal(Span::new(0, 0))])?;
-    build_file(file).map_err(|e| vec![e])
+    parse_at(source, 0)
+}
+
+/// Parses a file whose spans start at `base`: a compiler reading several files gives each its own
+/// range of offsets, so a span alone says which file it points into.
+pub fn parse_at(source: &str, base: usize) -> Result<File, Vec<SyntaxError>> {
+    let shift = |mut e: SyntaxError| {
+        e.span = Span::new(e.span.start + base, e.span.end + base);
+        vec![e]
+    };
+    check_nesting(source).map_err(shift)?;
+    let mut pairs = OrbisParser::parse(Rule::file, source).map_err(|e| shift(convert_error(source, e)))?;
+    let file = pairs.next().ok_or_else(|| shift(internal(Span::new(0, 0))))?;
+    BASE.with(|b| b.set(base));
+    let built = build_file(file);
+    BASE.with(|b| b.set(0));
+    built.map_err(|e| vec![e])
 }
 
 /// Rejects parentheses nested deeper than [`MAX_NESTING`] (comments and strings excluded).
@@ -155,6 +168,10 @@ fn describe_rule(rule: Rule) -> &'static str {
         Rule::string | Rule::string_body => "a string in double quotes",
         Rule::label => "a file or rank name",
         Rule::kw_variant => "`variant \"NAME\"`",
+        Rule::kw_library | Rule::library_decl => "`library \"NAME\"`",
+        Rule::kw_include | Rule::include => "`include \"FILE\"`",
+        Rule::kw_for | Rule::seam_for => "`for`",
+        Rule::kw_avoid | Rule::avoid => "`avoid`",
         Rule::kw_board | Rule::board => "`board`",
         Rule::kw_piece | Rule::piece => "`piece`",
         Rule::kw_side | Rule::side => "`side`",
@@ -250,7 +267,13 @@ fn span_of(pair: &Pair<Rule>) -> Span {
         end = child.as_span().end();
         last = child.into_inner().last();
     }
-    Span::new(s.start(), end)
+    let base = BASE.with(|b| b.get());
+    Span::new(base + s.start(), base + end)
+}
+
+thread_local! {
+    /// The offset added to every span of the parse under way (see [`parse_at`]).
+    static BASE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 fn name_of(pair: &Pair<Rule>) -> Name {
@@ -269,6 +292,10 @@ fn is_keyword(rule: Rule) -> bool {
     is_punctuation(rule) || matches!(
         rule,
         Rule::kw_variant
+            | Rule::kw_library
+            | Rule::kw_include
+            | Rule::kw_for
+            | Rule::kw_avoid
             | Rule::kw_board
             | Rule::kw_piece
             | Rule::kw_side
@@ -358,14 +385,20 @@ fn int_of(pair: &Pair<Rule>) -> Result<Int, SyntaxError> {
 fn build_file(pair: Pair<Rule>) -> Result<File, SyntaxError> {
     let mut children = Children::of(pair);
     let decl = children.next()?;
+    let library = decl.as_rule() == Rule::library_decl;
     let variant_span = span_of(&decl);
     let mut decl_children = Children::of(decl);
     let string = decl_children.next()?;
     let body = Children::of(string).next()?;
     let variant = name_of(&body);
     let mut items = Vec::new();
+    let mut includes = Vec::new();
     for item in children.rest() {
         match item.as_rule() {
+            Rule::include => {
+                let string = Children::of(item).next()?;
+                includes.push(name_of(&Children::of(string).next()?));
+            }
             Rule::board => items.push(Item::Board(build_board(item)?)),
             Rule::piece => items.push(Item::Piece(build_piece(item)?)),
             Rule::side => items.push(Item::Side(build_side(item)?)),
@@ -374,7 +407,7 @@ fn build_file(pair: Pair<Rule>) -> Result<File, SyntaxError> {
             _ => return Err(internal(span_of(&item))),
         }
     }
-    Ok(File { variant, variant_span, items })
+    Ok(File { variant, variant_span, library, includes, items })
 }
 
 fn build_board(pair: Pair<Rule>) -> Result<Board, SyntaxError> {
@@ -424,6 +457,10 @@ fn build_board(pair: Pair<Rule>) -> Result<Board, SyntaxError> {
             Rule::seam => {
                 let mut c = Children::of(stmt);
                 let name = c.name()?;
+                let pieces = match c.next_if(Rule::seam_for) {
+                    Some(f) => Children::of(f).rest().map(|p| name_of(&p)).collect(),
+                    None => Vec::new(),
+                };
                 let when = build_expr(c.next()?, 0)?;
                 let to = build_pair(c.next()?)?;
                 let heading_pair = c.next()?;
@@ -431,7 +468,7 @@ fn build_board(pair: Pair<Rule>) -> Result<Board, SyntaxError> {
                     Rule::same => SeamHeading::Same(span_of(&heading_pair)),
                     _ => SeamHeading::Vector(build_pair(heading_pair)?),
                 };
-                BoardStmt::Seam(Seam { span: stmt_span, name, when, to, heading })
+                BoardStmt::Seam(Seam { span: stmt_span, name, pieces, when, to, heading })
             }
             Rule::cells_decl => {
                 let cells = Children::of(stmt).rest().map(|p| name_of(&p)).collect();
@@ -636,7 +673,17 @@ fn build_leg(pair: Pair<Rule>) -> Result<Leg, SyntaxError> {
         }
         _ => return Err(internal(span_of(&what))),
     };
-    Ok(Leg { span, slides, keyword, dirs })
+    let avoid = match c.next_if(Rule::avoid) {
+        Some(a) => {
+            let inner = Children::of(a).next()?;
+            match inner.as_rule() {
+                Rule::dir_set => Children::of(inner).rest().map(|p| name_of(&p)).collect(),
+                _ => vec![name_of(&inner)],
+            }
+        }
+        None => Vec::new(),
+    };
+    Ok(Leg { span, slides, keyword, dirs, avoid })
 }
 
 fn build_turn(pair: Pair<Rule>) -> Result<Turn, SyntaxError> {

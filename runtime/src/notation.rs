@@ -67,8 +67,11 @@ impl<B: CellSet> Position<B> {
                 if ch.is_ascii_digit() {
                     let mut n = ch.to_digit(10).unwrap_or(0) as usize;
                     while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
-                        n = n * 10 + d as usize;
+                        n = n.saturating_mul(10).saturating_add(d as usize);
                         chars.next();
+                    }
+                    if n > w - x {
+                        return err(format!("FEN rank {} is longer than {} cells", grid.ranks[y], w));
                     }
                     x += n;
                     continue;
@@ -400,27 +403,51 @@ impl<B: CellSet> Position<B> {
     }
 
     /// Finds the legal move written `text`: its notation, its name (castling), or `FROM-TO`,
-    /// `FROMTO`, `FROM-TO=Q`, with the piece letter optional.
+    /// `FROMxTO`, `FROMTO`, `FROM-TO=Q`, with the piece letter and an en-passant `ep` optional.
     pub fn parse_move(&mut self, game: &Game<B>, text: &str) -> Result<Move, PositionError> {
         let mut moves = Vec::new();
         self.legal_moves(game, &mut moves);
         let want = text.trim();
-        let matches: Vec<Move> = moves
-            .iter()
-            .copied()
-            .filter(|&mv| {
-                let n = self.notation(game, mv);
-                n == want || n.get(1..) == Some(want) || {
-                    let plain = n.replace('x', "-");
-                    let want_plain = want.replace('x', "-");
-                    plain == want_plain || plain.get(1..) == Some(want_plain.as_str())
-                }
-            })
-            .collect();
+        let written = |mv: Move, promotion: bool| self.spellings(game, mv, promotion).iter().any(|s| s == want);
+        let matches: Vec<Move> = moves.iter().copied().filter(|&mv| written(mv, true)).collect();
         match matches.len() {
             1 => Ok(matches[0]),
-            0 => err(format!("'{want}' is not a legal move here")),
+            0 => {
+                let choices: Vec<String> = moves
+                    .iter()
+                    .filter(|&&mv| mv.promotion != NO_PROMOTION && written(mv, false))
+                    .map(|&mv| format!("={}", game.symbol(mv.promotion as usize)))
+                    .collect();
+                if choices.is_empty() {
+                    err(format!("'{want}' is not a legal move here"))
+                } else {
+                    err(format!("'{want}' promotes: add one of {}", choices.join(" ")))
+                }
+            }
             _ => err(format!("'{want}' is ambiguous")),
         }
+    }
+
+    /// Every accepted way to write `mv`, its notation first. Built from the cell names rather than
+    /// by editing the notation, since cell names may contain `x` or `-`.
+    /// `promotion: false` leaves out the promotion suffix (to recognise a missing one).
+    fn spellings(&self, game: &Game<B>, mv: Move, promotion: bool) -> Vec<String> {
+        let notation = self.notation(game, mv);
+        if mv.kind == MoveKind::Castle {
+            return vec![notation];
+        }
+        let symbol = game.symbol((self.board[mv.from as usize] as usize - 1) % game.kinds).to_string();
+        let promotion = if promotion && mv.promotion != NO_PROMOTION { format!("={}", game.symbol(mv.promotion as usize)) } else { String::new() };
+        let eps: &[&str] = if mv.kind == MoveKind::EnPassant { &["ep", ""] } else { &[""] };
+        let (from, to) = (game.cell_name(mv.from), game.cell_name(mv.to));
+        let mut out = vec![notation];
+        for piece in [symbol.as_str(), ""] {
+            for sep in ["-", "x", ""] {
+                for ep in eps {
+                    out.push(format!("{piece}{from}{sep}{to}{promotion}{ep}"));
+                }
+            }
+        }
+        out
     }
 }

@@ -38,3 +38,92 @@ pub fn game(path: &str) -> Game<u64> {
 pub fn exists(path: &str) -> bool {
     Path::new(&root().join(path)).exists()
 }
+
+use orbis_runtime::tables::NO_CELL;
+use orbis_runtime::Position;
+use std::collections::BTreeSet;
+
+pub fn cell(t: &Tables, name: &str) -> usize {
+    t.cells.iter().position(|c| c == name).unwrap_or_else(|| panic!("no cell {name}"))
+}
+
+pub fn heading(t: &Tables, name: &str) -> usize {
+    t.headings.iter().position(|h| h == name).unwrap_or_else(|| panic!("no heading {name}"))
+}
+
+pub fn kind(t: &Tables, name: &str) -> usize {
+    t.kinds.iter().position(|k| k.name == name).unwrap_or_else(|| panic!("no piece {name}"))
+}
+
+/// The destination cells, in order, and the flags of the white `piece` on `from` leaving with
+/// heading `h` (the first such ray).
+pub fn ray_cells(t: &Tables, piece: &str, from: &str, h: &str) -> (Vec<String>, u8) {
+    let i = kind(t, piece) * t.cells.len() + cell(t, from); // white is side 0
+    let rays = &t.rays[t.ray_index[i] as usize..t.ray_index[i + 1] as usize];
+    let r = rays.iter().find(|r| r.heading as usize == heading(t, h)).expect("a ray with that heading");
+    let cells = t.pool[r.cells.0 as usize..r.cells.1 as usize].iter().map(|&c| t.cells[c as usize].clone()).collect();
+    (cells, r.flags)
+}
+
+/// Every destination of the white `piece` on `from` on an otherwise empty board.
+pub fn destinations(t: &Tables, piece: &str, from: &str) -> BTreeSet<String> {
+    let i = kind(t, piece) * t.cells.len() + cell(t, from);
+    t.rays[t.ray_index[i] as usize..t.ray_index[i + 1] as usize]
+        .iter()
+        .flat_map(|r| t.pool[r.cells.0 as usize..r.cells.1 as usize].iter())
+        .map(|&c| t.cells[c as usize].clone())
+        .collect()
+}
+
+pub fn set(names: &str) -> BTreeSet<String> {
+    names.split_whitespace().map(String::from).collect()
+}
+
+/// The (cell, heading) states of `steps` single steps through the compiled step table.
+pub fn walk(t: &Tables, from: usize, h: usize, steps: usize) -> Vec<(usize, usize)> {
+    let (mut c, mut h) = (from, h);
+    let mut out = Vec::new();
+    for _ in 0..steps {
+        let (n, nh) = t.step[c * t.headings.len() + h];
+        if n == NO_CELL {
+            break;
+        }
+        c = n as usize;
+        h = nh as usize;
+        out.push((c, h));
+    }
+    out
+}
+
+/// The legal moves of a position, in notation.
+pub fn legal(game: &Game<u64>, position: &str) -> BTreeSet<String> {
+    let mut pos = Position::parse(game, position).unwrap_or_else(|e| panic!("{position}: {e}"));
+    let mut moves = Vec::new();
+    pos.legal_moves(game, &mut moves);
+    moves.iter().map(|&m| pos.notation(game, m)).collect()
+}
+
+/// Every example variant file (relative paths, sorted): `examples/**/*.orbis` without
+/// `examples/invalid/` and without libraries.
+pub fn variant_files() -> Vec<String> {
+    let mut out = Vec::new();
+    let mut dirs = vec![root().join("examples")];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                if p.file_name().is_some_and(|n| n != "invalid") {
+                    dirs.push(p);
+                }
+            } else if p.extension().is_some_and(|x| x == "orbis") {
+                let rel = p.strip_prefix(root()).unwrap().display().to_string();
+                let source = std::fs::read_to_string(&p).unwrap();
+                if !orbis_compiler::check(&rel, &source).library {
+                    out.push(rel);
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}

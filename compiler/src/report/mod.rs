@@ -1,0 +1,345 @@
+//! The rule-consistency report: what a variant's definition implies (issue 5).
+//!
+//! Every fact is computed from the checked model ([`Variant`]) and the rays of its pieces on an
+//! empty board ([`crate::lower::rule_rays`]), never from comments or hints in the file. Five groups:
+//! - [`surface`]: the board as a complex of square cells (V, E, F, Euler characteristic,
+//!   orientability, boundary, name, cone points);
+//! - [`topology`]: self-adjacent cells, irreversible steps, closed lines, cells no piece reaches;
+//! - [`pieces`]: mobility on an empty board, binding classes, reversibility of each rule;
+//! - [`position`]: attacks in the initial position, captures at once, symmetry of the setups;
+//! - [`sanity`]: promotion zones, immobile pieces, castling paths, royal pieces, transit cells.
+//!
+//! [`build`] computes all of them; [`Report::text`] and [`Report::json`] render them (field names
+//! are documented in docs/analysis.md). The warnings of `orbis check` that come from these facts
+//! are made in `analysis.rs`, from [`sanity::Sanity`].
+
+pub mod pieces;
+pub mod position;
+pub mod sanity;
+pub mod surface;
+pub mod topology;
+
+use std::collections::BTreeSet;
+
+use orbis_runtime::tables::ray;
+use serde_json::{json, Value};
+
+use crate::lower::{rule_rays, PathRay};
+use crate::model::{CellId, HeadingId, PieceId, Variant};
+
+/// Rays of every piece of every side from every cell, on an empty board, with the facts derived
+/// from them that several analyses share.
+pub struct Ctx<'a> {
+    pub v: &'a Variant,
+    /// `rays[side][piece][cell]`: (rule index, ray).
+    pub rays: Vec<Vec<Vec<Vec<(usize, PathRay)>>>>,
+    /// `moves[side][piece][cell]`: cells a moved piece can go to on an empty board (quiet rays).
+    pub moves: Vec<Vec<Vec<Vec<CellId>>>>,
+    /// `attacks[side][piece][cell]`: cells a moved piece attacks (capturing rays).
+    pub attacks: Vec<Vec<Vec<Vec<CellId>>>>,
+    /// `reach[side][piece]`: cells the piece can ever stand on (from the setup, through its own
+    /// moves and captures, and through promotion).
+    pub reach: Vec<Vec<Vec<bool>>>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(v: &'a Variant) -> Ctx<'a> {
+        let ncells = v.board.cells.len();
+        let mut rays = Vec::new();
+        let mut moves = Vec::new();
+        let mut attacks = Vec::new();
+        for side in 0..v.sides.len() {
+            let mut rs = Vec::new();
+            let mut ms = Vec::new();
+            let mut ats = Vec::new();
+            for piece in &v.pieces {
+                let mut per_cell = Vec::with_capacity(ncells);
+                let mut m_cell = Vec::with_capacity(ncells);
+                let mut a_cell = Vec::with_capacity(ncells);
+                for origin in 0..ncells {
+                    let mut list: Vec<(usize, PathRay)> = Vec::new();
+                    for (i, rule) in piece.rules.iter().enumerate() {
+                        for r in rule_rays(v, side, piece, rule, origin) {
+                            list.push((i, r));
+                        }
+                    }
+                    let mut m = BTreeSet::new();
+                    let mut a = BTreeSet::new();
+                    for (_, r) in &list {
+                        if r.flags & ray::INITIAL != 0 {
+                            continue;
+                        }
+                        if r.flags & ray::QUIET != 0 {
+                            m.extend(r.cells.iter().copied());
+                        }
+                        if r.flags & ray::CAPTURE != 0 {
+                            a.extend(r.cells.iter().copied());
+                        }
+                    }
+                    per_cell.push(list);
+                    m_cell.push(m.into_iter().collect());
+                    a_cell.push(a.into_iter().collect());
+                }
+                rs.push(per_cell);
+                ms.push(m_cell);
+                ats.push(a_cell);
+            }
+            rays.push(rs);
+            moves.push(ms);
+            attacks.push(ats);
+        }
+        let mut ctx = Ctx { v, rays, moves, attacks, reach: Vec::new() };
+        ctx.reach = (0..v.sides.len()).map(|s| ctx.closure(s)).collect();
+        ctx
+    }
+
+    /// Whether `piece` of `side` must promote on `cell` (so it never stays there).
+    pub fn promotes_on(&self, side: usize, piece: PieceId, cell: CellId) -> bool {
+        self.v.sides[side].promotions.iter().any(|p| p.piece == piece && p.zone.contains(&cell))
+    }
+
+    /// Every cell a moved piece can reach in one move or capture on an empty board.
+    pub fn any_dest(&self, side: usize, piece: PieceId, cell: CellId) -> impl Iterator<Item = CellId> + '_ {
+        self.moves[side][piece][cell].iter().chain(self.attacks[side][piece][cell].iter()).copied()
+    }
+
+    /// Cells each piece of `side` can ever occupy: a fixpoint over moves from the setup (initial
+    /// rules from setup cells only) and promotions (a piece entering its zone becomes a choice).
+    fn closure(&self, side: usize) -> Vec<Vec<bool>> {
+        let v = self.v;
+        let ncells = v.board.cells.len();
+        let npieces = v.pieces.len();
+        let mut reach = vec![vec![false; ncells]; npieces];
+        let mut stack: Vec<(PieceId, CellId)> = Vec::new();
+        for &(cell, piece) in &v.sides[side].setup {
+            if !reach[piece][cell] {
+                reach[piece][cell] = true;
+                stack.push((piece, cell));
+            }
+            // Initial rules apply only from the setup cell.
+            for (_, r) in &self.rays[side][piece][cell] {
+                if r.flags & ray::INITIAL != 0 {
+                    for &c in &r.cells {
+                        if !reach[piece][c] {
+                            reach[piece][c] = true;
+                            stack.push((piece, c));
+                        }
+                    }
+                }
+            }
+        }
+        while let Some((piece, cell)) = stack.pop() {
+            if self.promotes_on(side, piece, cell) {
+                for p in &v.sides[side].promotions {
+                    if p.piece == piece && p.zone.contains(&cell) {
+                        for &choice in &p.choices {
+                            if !reach[choice][cell] {
+                                reach[choice][cell] = true;
+                                stack.push((choice, cell));
+                            }
+                        }
+                    }
+                }
+                continue;
+            }
+            let next: Vec<CellId> = self.any_dest(side, piece, cell).collect();
+            for c in next {
+                if !reach[piece][c] {
+                    reach[piece][c] = true;
+                    stack.push((piece, c));
+                }
+            }
+        }
+        reach
+    }
+
+    pub fn cell(&self, c: CellId) -> &str {
+        &self.v.board.cells[c].name
+    }
+
+    pub fn heading(&self, h: HeadingId) -> &str {
+        &self.v.board.headings[h].name
+    }
+
+    pub fn names(&self, cells: impl IntoIterator<Item = CellId>) -> Vec<String> {
+        cells.into_iter().map(|c| self.cell(c).to_string()).collect()
+    }
+}
+
+/// Source text of each piece rule, for the report (`None` without source).
+#[derive(Debug, Clone, Default)]
+pub struct RuleTexts {
+    /// `texts[piece][rule]`.
+    pub texts: Vec<Vec<String>>,
+}
+
+impl RuleTexts {
+    /// Reads the rule texts from the source (the frontend keeps pieces and rules in file order).
+    pub fn from_source(v: &Variant, source: &str) -> RuleTexts {
+        let Ok(file) = orbis_grammar::parse(source) else { return RuleTexts::default() };
+        let pieces: Vec<&orbis_grammar::ast::Piece> = file
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                orbis_grammar::ast::Item::Piece(p) => Some(p),
+                _ => None,
+            })
+            .collect();
+        let texts = v
+            .pieces
+            .iter()
+            .map(|p| {
+                let ast = pieces.iter().find(|a| a.name.text == p.name);
+                (0..p.rules.len())
+                    .map(|i| {
+                        ast.and_then(|a| a.rules.get(i))
+                            .and_then(|r| source.get(r.span.range()))
+                            .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
+                            .unwrap_or_else(|| describe_rule(v, &p.rules[i]))
+                    })
+                    .collect()
+            })
+            .collect();
+        RuleTexts { texts }
+    }
+
+    pub fn get(&self, v: &Variant, piece: PieceId, rule: usize) -> String {
+        self.texts.get(piece).and_then(|t| t.get(rule)).cloned().unwrap_or_else(|| describe_rule(v, &v.pieces[piece].rules[rule]))
+    }
+}
+
+/// A rule written back from the model (headings listed, groups expanded), for pieces whose
+/// source is not at hand (e.g. from an included library).
+pub fn describe_rule(v: &Variant, rule: &crate::model::MoveRule) -> String {
+    use crate::model::{Dirs, Mode};
+    let mut words: Vec<String> = Vec::new();
+    match rule.mode {
+        Mode::MoveOnly => words.push("move-only".into()),
+        Mode::CaptureOnly => words.push("capture-only".into()),
+        Mode::Both => {}
+    }
+    for (on, w) in [(rule.initial, "initial"), (rule.leap, "leap"), (rule.en_passant_target, "en-passant-target"), (rule.en_passant, "en-passant")] {
+        if on {
+            words.push(w.into());
+        }
+    }
+    let turns = |ts: &[i32]| -> String {
+        let list: Vec<String> = ts.iter().map(|t| format!("{t:+}")).collect();
+        format!("turn {}", list.join(","))
+    };
+    words.push(if rule.first_slides { "slide".into() } else { "step".into() });
+    match &rule.first {
+        Dirs::Headings(hs) => {
+            let names: Vec<&str> = hs.iter().map(|&h| v.board.headings[h].name.as_str()).collect();
+            words.push(if names.len() == 1 { names[0].to_string() } else { format!("{{ {} }}", names.join(" ")) });
+        }
+        Dirs::Forward(ts) if ts == &[0] => words.push("forward".into()),
+        Dirs::Forward(ts) => words.push(format!("forward {}", turns(ts))),
+    }
+    for leg in &rule.legs {
+        words.push("then".into());
+        words.push(if leg.slides { "slide".into() } else { "step".into() });
+        words.push(if leg.turns == [0] { "straight".into() } else { turns(&leg.turns) });
+    }
+    words.join(" ")
+}
+
+/// The whole report.
+pub struct Report {
+    pub variant: String,
+    pub surface: surface::Surface,
+    pub topology: topology::Topology,
+    pub pieces: Vec<pieces::PieceFacts>,
+    pub position: position::PositionFacts,
+    pub sanity: sanity::Sanity,
+    /// Rendered warnings of `orbis check` (messages only), for the JSON form.
+    pub warnings: Vec<String>,
+    names: Names,
+}
+
+/// Cell, heading, piece and side names, so that rendering needs no model.
+struct Names {
+    cells: Vec<String>,
+    headings: Vec<String>,
+    pieces: Vec<String>,
+    sides: Vec<String>,
+}
+
+/// Computes the report of a checked variant. `source` gives the rule texts; `warnings` the
+/// messages of the analysis warnings.
+pub fn build(v: &Variant, source: Option<&str>, warnings: Vec<String>) -> Report {
+    let ctx = Ctx::new(v);
+    let texts = source.map(|s| RuleTexts::from_source(v, s)).unwrap_or_default();
+    Report {
+        variant: v.name.clone(),
+        surface: surface::analyze(v),
+        topology: topology::analyze(&ctx),
+        pieces: pieces::analyze(&ctx, &texts),
+        position: position::analyze(&ctx),
+        sanity: sanity::analyze(&ctx),
+        warnings,
+        names: Names {
+            cells: v.board.cells.iter().map(|c| c.name.clone()).collect(),
+            headings: v.board.headings.iter().map(|h| h.name.clone()).collect(),
+            pieces: v.pieces.iter().map(|p| p.name.clone()).collect(),
+            sides: v.sides.iter().map(|s| s.name.clone()).collect(),
+        },
+    }
+}
+
+/// How many cell names a list shows before "and N more".
+pub const SHOW: usize = 8;
+
+/// `a1 b2 c3 and 5 more`.
+pub fn list(names: &[String], max: usize) -> String {
+    if names.is_empty() {
+        return "none".into();
+    }
+    let shown: Vec<&str> = names.iter().take(max).map(String::as_str).collect();
+    if names.len() > max {
+        format!("{} and {} more", shown.join(" "), names.len() - max)
+    } else {
+        shown.join(" ")
+    }
+}
+
+impl Report {
+    /// The report as text, one section per group.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        out.push_str(&format!("report: {}\n", self.variant));
+        out.push_str("\nsurface\n");
+        out.push_str(&surface::text(&self.surface));
+        out.push_str("\ntopology of moves\n");
+        out.push_str(&topology::text(&self.topology, &self.names.cells, &self.names.headings));
+        out.push_str("\npieces\n");
+        out.push_str(&pieces::text(&self.pieces, &self.names.cells, &self.names.pieces, &self.names.sides));
+        out.push_str("\nposition\n");
+        out.push_str(&position::text(&self.position, &self.names.cells, &self.names.pieces, &self.names.sides));
+        out.push_str("\nrule sanity\n");
+        out.push_str(&sanity::text(&self.sanity, &self.names.cells, &self.names.headings, &self.names.pieces, &self.names.sides));
+        if !self.warnings.is_empty() {
+            out.push_str(&format!("\n{} warning(s); `orbis check` shows them with their source lines\n", self.warnings.len()));
+        }
+        out
+    }
+
+    /// The report as one JSON object (docs/analysis.md).
+    pub fn json(&self) -> Value {
+        let n = &self.names;
+        json!({
+            "variant": self.variant,
+            "surface": surface::json(&self.surface),
+            "topology": topology::json(&self.topology, &n.cells, &n.headings),
+            "pieces": pieces::json(&self.pieces, &n.cells, &n.pieces, &n.sides),
+            "position": position::json(&self.position, &n.cells, &n.pieces, &n.sides),
+            "sanity": sanity::json(&self.sanity, &n.cells, &n.headings, &n.pieces, &n.sides),
+            "warnings": self.warnings,
+        })
+    }
+}
+
+/// Names of cells.
+pub fn cell_names(names: &[String], cells: &[CellId]) -> Vec<String> {
+    cells.iter().map(|&c| names[c].clone()).collect()
+}

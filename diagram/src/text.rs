@@ -1,0 +1,235 @@
+//! Text output: a Unicode board for terminals, the neighbour table, rays as lists.
+//!
+//! Pieces are their symbols: upper case for the first side, lower case for the others. Dark empty
+//! squares show `·`. In a movement diagram the piece is bracketed, `•` marks a move, `×` before a
+//! piece a capture, a lone `×` a cell the piece could only capture on.
+
+use crate::board::Board;
+use crate::scene::{PathLine, Piece, Scene};
+use std::fmt::Write;
+
+fn symbol(b: &Board, p: Piece) -> String {
+    let s = b.t.kinds[p.kind].symbol;
+    if p.side == 0 { s.to_string() } else { s.to_lowercase().to_string() }
+}
+
+/// Centres `s` in `w` columns.
+fn centre(s: &str, w: usize) -> String {
+    let len = s.chars().count();
+    if len >= w {
+        return s.to_string();
+    }
+    let left = (w - len + 1) / 2;
+    format!("{}{}{}", " ".repeat(left), s, " ".repeat(w - len - left))
+}
+
+fn cell_width(b: &Board) -> usize {
+    let g = b.t.grid.as_ref().expect("grid");
+    let files = g.files.iter().map(|f| f.chars().count()).max().unwrap_or(1);
+    let names = b.t.cells.iter().map(|c| c.chars().count()).max().unwrap_or(2);
+    (files + 2).max(3).max(names + 1)
+}
+
+fn rank_width(b: &Board) -> usize {
+    let g = b.t.grid.as_ref().expect("grid");
+    g.ranks.iter().map(|r| r.chars().count()).max().unwrap_or(1)
+}
+
+/// The board (with the position, and the movement marks when there are any).
+pub fn board(b: &Board, scene: &Scene) -> String {
+    let g = b.t.grid.as_ref().expect("grid");
+    let cw = cell_width(b);
+    let rw = rank_width(b);
+    let mut out = String::new();
+    let _ = writeln!(out, "{} — {}", scene.title, scene.subtitle);
+    let files: String = g.files.iter().map(|f| centre(f, cw)).collect();
+    let _ = writeln!(out, "{}  {}", " ".repeat(rw + 1), files);
+    let _ = writeln!(out, "{} ┌{}┐", " ".repeat(rw), "─".repeat(cw * b.width));
+    for y in (0..b.height as i32).rev() {
+        let mut row = String::new();
+        for x in 0..b.width as i32 {
+            let content = match b.cell_at(x, y) {
+                None => " ".repeat(cw),
+                Some(c) => centre(&cell_text(b, scene, c), cw),
+            };
+            row.push_str(&content);
+        }
+        let r = &g.ranks[y as usize];
+        let _ = writeln!(out, "{r:>rw$} │{row}│ {r}");
+    }
+    let _ = writeln!(out, "{} └{}┘", " ".repeat(rw), "─".repeat(cw * b.width));
+    let _ = writeln!(out, "{}  {}", " ".repeat(rw + 1), files);
+    if !b.extra.is_empty() {
+        let list: Vec<String> = b.extra.iter().map(|&c| format!("{} {}", b.name(c), cell_text(b, scene, c).trim())).collect();
+        let _ = writeln!(out, "off the grid: {}", list.join(", "));
+    }
+    legend(b, scene, &mut out);
+    if let Some(m) = &scene.movement {
+        let moves: Vec<&str> = (0..b.cells()).filter(|&c| m.marks[c].quiet).map(|c| b.name(c)).collect();
+        let captures: Vec<&str> = (0..b.cells()).filter(|&c| m.marks[c].capture).map(|c| b.name(c)).collect();
+        let only: Vec<&str> = (0..b.cells()).filter(|&c| m.marks[c].capture_only).map(|c| b.name(c)).collect();
+        let _ = writeln!(out, "moves ({}): {}", moves.len(), moves.join(" "));
+        if !captures.is_empty() {
+            let _ = writeln!(out, "captures ({}): {}", captures.len(), captures.join(" "));
+        }
+        if !only.is_empty() {
+            let _ = writeln!(out, "captures only ({}): {}", only.len(), only.join(" "));
+        }
+        if !m.paths.is_empty() && scene.paths {
+            let _ = writeln!(out, "rays (`~` crosses a seam, with the heading it arrives with when that changes):");
+            for line in &m.paths {
+                let _ = writeln!(out, "  {}", path_text(b, line));
+            }
+        }
+    }
+    seams(b, &mut out);
+    out
+}
+
+fn cell_text(b: &Board, scene: &Scene, c: usize) -> String {
+    let piece = scene.pieces[c].map(|p| symbol(b, p));
+    if let Some(m) = &scene.movement {
+        if m.cell == c {
+            return format!("[{}]", symbol(b, m.piece));
+        }
+        let mark = m.marks[c];
+        if mark.capture {
+            return format!("×{}", piece.unwrap_or_default());
+        }
+        if mark.quiet {
+            return "•".into();
+        }
+        if mark.capture_only {
+            return "×".into();
+        }
+    }
+    match piece {
+        Some(p) => p,
+        None if b.is_light(c) => " ".into(),
+        None => "·".into(),
+    }
+}
+
+fn legend(b: &Board, scene: &Scene, out: &mut String) {
+    let mut kinds: Vec<usize> = scene.pieces.iter().flatten().map(|p| p.kind).collect();
+    if let Some(m) = &scene.movement {
+        kinds.push(m.piece.kind);
+    }
+    kinds.sort();
+    kinds.dedup();
+    if kinds.is_empty() {
+        return;
+    }
+    let names: Vec<String> = kinds.iter().map(|&k| format!("{} {}", b.t.kinds[k].symbol, b.t.kinds[k].name)).collect();
+    let sides: Vec<&str> = b.t.sides.iter().map(|s| s.name.as_str()).collect();
+    let _ = writeln!(out, "pieces: {} ({} upper case, {} lower case)", names.join(", "), sides[0], sides[1..].join(", "));
+}
+
+/// A ray: `SW: f2 e1 ~NW~ h1 g2 …`.
+pub fn path_text(b: &Board, line: &PathLine) -> String {
+    let mut s = format!("{}:", b.heading_name(line.heading));
+    for (i, st) in line.steps.iter().enumerate() {
+        let plain = b.is_plain(st.from, st.heading, st.to);
+        if !plain {
+            if st.arrival != st.heading {
+                let _ = write!(s, " ~{}~", b.heading_name(st.arrival));
+            } else {
+                s.push_str(" ~");
+            }
+        }
+        if i + 1 == line.steps.len() && line.returns {
+            let _ = write!(s, " {} (back to the start)", b.name(st.to));
+        } else {
+            let _ = write!(s, " {}", b.name(st.to));
+        }
+    }
+    s
+}
+
+fn seams(b: &Board, out: &mut String) {
+    if b.seam_groups.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "seams:");
+    for (i, g) in b.seam_groups.iter().enumerate() {
+        let _ = writeln!(out, "  {}", b.seam_description(g));
+        let steps: Vec<String> = b
+            .edge_steps
+            .iter()
+            .filter(|s| s.group == i)
+            .map(|s| format!("{}→{}", b.name(s.cell), b.name(s.target)))
+            .collect();
+        let _ = writeln!(out, "    {}", steps.join(" "));
+    }
+}
+
+/// The neighbour table: the board inside two rings of the cells one and two steps beyond each edge.
+pub fn neighbours(b: &Board, scene: &Scene) -> String {
+    let g = b.t.grid.as_ref().expect("grid");
+    let cw = cell_width(b);
+    let rw = rank_width(b).max(2);
+    let (w, h) = (b.width as i32, b.height as i32);
+    let mut out = String::new();
+    let _ = writeln!(out, "{} — {}", scene.title, scene.subtitle);
+    let name = |vx: i32, vy: i32| -> String {
+        let inside = vx >= 0 && vy >= 0 && vx < w && vy < h;
+        let c = if inside { b.cell_at(vx, vy) } else { b.virtual_cell(vx, vy).map(|v| v.0) };
+        centre(c.map(|c| b.name(c)).unwrap_or("-"), cw)
+    };
+    let head_ring = |a: &str, b2: &str| format!("{}{}", centre(a, cw), centre(b2, cw));
+    let files: String = g.files.iter().map(|f| centre(f, cw)).collect();
+    let _ = writeln!(out, "{} {} │{} │{}", " ".repeat(rw), head_ring("-2", "-1"), files, head_ring("+1", "+2"));
+    let rule = || format!("{} {}┼{}┼{}", " ".repeat(rw), "─".repeat(2 * cw + 1), "─".repeat(cw * w as usize + 1), "─".repeat(2 * cw + 1));
+    for vy in (-2..h + 2).rev() {
+        if vy == h - 1 {
+            let _ = writeln!(out, "{}", rule());
+        }
+        let label = if vy >= h {
+            format!("+{}", vy - h + 1)
+        } else if vy < 0 {
+            format!("{vy}")
+        } else {
+            g.ranks[vy as usize].clone()
+        };
+        let left: String = (-2..0).map(|vx| name(vx, vy)).collect();
+        let mid: String = (0..w).map(|vx| name(vx, vy)).collect();
+        let right: String = (w..w + 2).map(|vx| name(vx, vy)).collect();
+        let _ = writeln!(out, "{label:>rw$} {left} │{mid} │{right}");
+        if vy == 0 {
+            let _ = writeln!(out, "{}", rule());
+        }
+    }
+    let _ = writeln!(out, "(ring rows and columns: one and two steps beyond the edge; '-': no cell)");
+    out
+}
+
+/// The rings of each hemisphere, from the pole out.
+pub fn hemispheres(b: &Board, scene: &Scene) -> String {
+    let g = b.t.grid.as_ref().expect("grid");
+    let (w, h) = (b.width as i32, b.height as i32);
+    let south = h / 2;
+    let mut out = String::new();
+    let _ = writeln!(out, "{} — {}", scene.title, scene.subtitle);
+    let ring = |y: i32, order: &mut dyn Iterator<Item = i32>| -> String {
+        order
+            .map(|x| match b.cell_at(x, y) {
+                Some(c) => {
+                    let t = cell_text(b, scene, c);
+                    let t = t.trim();
+                    if t.is_empty() || t == "·" { b.name(c).to_string() } else { format!("{}={}", b.name(c), t) }
+                }
+                None => "-".into(),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let _ = writeln!(out, "north hemisphere, from the pole out (seen from above the pole, files anticlockwise):");
+    for y in (south..h).rev() {
+        let _ = writeln!(out, "  rank {}: {}", g.ranks[y as usize], ring(y, &mut (0..w)));
+    }
+    let _ = writeln!(out, "south hemisphere, from the pole out (seen from below the pole, files clockwise):");
+    for y in 0..south {
+        let _ = writeln!(out, "  rank {}: {}", g.ranks[y as usize], ring(y, &mut (0..w)));
+    }
+    out
+}

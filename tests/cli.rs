@@ -1,0 +1,803 @@
+//! The `orbis` command line as a user meets it: the real binary, its exit codes and its output.
+//!
+//! Every failure must be exit code 1 with an `error:` line on stderr that names the problem; a
+//! panic (exit code 101, or 134 with `panic = "abort"`) is always a bug.
+
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+const ORTHODOX: &str = "examples/orthodox.orbis";
+const CYLINDRICAL: &str = "examples/cylindrical.orbis";
+const NADVORNEY: &str = "examples/spherical/nadvorney.orbis";
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// What one run of the binary did.
+struct Out {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+    what: String,
+}
+
+impl Out {
+    /// Exit code 0 and nothing on stderr that looks like a panic.
+    fn ok(&self) -> &Self {
+        assert_eq!(
+            self.code,
+            Some(0),
+            "{}: expected success\nstdout:\n{}\nstderr:\n{}",
+            self.what,
+            self.stdout,
+            self.stderr
+        );
+        self.no_panic()
+    }
+
+    /// Exit code 1 with an `error:` line on stderr whose text contains every one of `needles`.
+    fn fails_with(&self, needles: &[&str]) -> &Self {
+        assert_eq!(
+            self.code,
+            Some(1),
+            "{}: expected exit code 1\nstdout:\n{}\nstderr:\n{}",
+            self.what,
+            self.stdout,
+            self.stderr
+        );
+        self.no_panic();
+        assert!(self.stderr.contains("error"), "{}: no error message on stderr:\n{}", self.what, self.stderr);
+        let lower = self.stderr.to_lowercase();
+        for n in needles {
+            assert!(
+                lower.contains(&n.to_lowercase()),
+                "{}: stderr does not mention {n:?}:\n{}",
+                self.what,
+                self.stderr
+            );
+        }
+        self
+    }
+
+    fn no_panic(&self) -> &Self {
+        assert!(!self.stderr.contains("panicked"), "{}: panicked:\n{}", self.what, self.stderr);
+        assert!(
+            !matches!(self.code, Some(101) | Some(134)) && self.code.is_some(),
+            "{}: crashed ({:?}):\n{}",
+            self.what,
+            self.code,
+            self.stderr
+        );
+        self
+    }
+
+    fn json(&self) -> Value {
+        let lines: Vec<&str> = self.stdout.lines().filter(|l| !l.trim().is_empty()).collect();
+        assert_eq!(lines.len(), 1, "{}: --json must print exactly one line:\n{}", self.what, self.stdout);
+        serde_json::from_str(lines[0]).unwrap_or_else(|e| panic!("{}: not JSON ({e}):\n{}", self.what, self.stdout))
+    }
+}
+
+fn orbis<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Out {
+    let what = format!(
+        "orbis {}",
+        args.iter().map(|a| a.as_ref().to_string_lossy().into_owned()).collect::<Vec<_>>().join(" ")
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_orbis"))
+        .args(args)
+        .current_dir(root())
+        .env_remove("RUST_BACKTRACE")
+        .output()
+        .unwrap_or_else(|e| panic!("{what}: cannot run: {e}"));
+    Out {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        what,
+    }
+}
+
+/// A file under the temporary directory with a name no other test (or test run) uses; removed on drop.
+struct Temp(PathBuf);
+
+impl Temp {
+    fn new(name: &str) -> Temp {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let nanos =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+        Temp(std::env::temp_dir().join(format!("orbis-cli-{}-{nanos}-{n}-{name}", std::process::id())))
+    }
+
+    fn with(name: &str, bytes: &[u8]) -> Temp {
+        let t = Temp::new(name);
+        std::fs::write(&t.0, bytes).unwrap();
+        t
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().expect("temporary paths are UTF-8 here")
+    }
+}
+
+impl Drop for Temp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Compiles `source` to a temporary table file.
+fn compiled(source: &str) -> (Temp, Vec<u8>) {
+    let t = Temp::new("tables.orbt");
+    let out = orbis(&["compile", source, "-o", t.path()]);
+    out.ok();
+    assert!(out.stdout.contains(t.path()), "compile should say where it wrote:\n{}", out.stdout);
+    let bytes = std::fs::read(&t.0).unwrap();
+    (t, bytes)
+}
+
+fn valid_examples() -> Vec<String> {
+    let mut files = Vec::new();
+    for dir in ["examples", "examples/spherical"] {
+        for e in std::fs::read_dir(root().join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "orbis") {
+                files.push(format!("{dir}/{}", p.file_name().unwrap().to_str().unwrap()));
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 3, "{files:?}");
+    files
+}
+
+/// `nodes N` of the text output.
+fn text_nodes(out: &Out) -> u64 {
+    let line = out
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("nodes "))
+        .unwrap_or_else(|| panic!("{}: no nodes line:\n{}", out.what, out.stdout));
+    line["nodes ".len()..].trim().parse().unwrap()
+}
+
+fn perft_json(file: &str, extra: &[&str]) -> Value {
+    let mut args = vec!["perft", file];
+    args.extend_from_slice(extra);
+    args.push("--json");
+    let out = orbis(&args);
+    out.ok();
+    out.json()
+}
+
+fn moves_json(file: &str, extra: &[&str]) -> Vec<Value> {
+    let mut args = vec!["moves", file];
+    args.extend_from_slice(extra);
+    args.push("--json");
+    let out = orbis(&args);
+    out.ok();
+    match out.json() {
+        Value::Array(a) => a,
+        other => panic!("{}: expected an array, got {other}", out.what),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// check
+
+#[test]
+fn check_accepts_every_valid_example() {
+    for file in valid_examples() {
+        let out = orbis(&["check", &file]);
+        out.ok();
+        assert!(out.stdout.contains(&file) && out.stdout.contains("ok"), "{}:\n{}", out.what, out.stdout);
+        assert!(!out.stderr.contains("error"), "{}: errors on a valid file:\n{}", out.what, out.stderr);
+    }
+}
+
+#[test]
+fn check_rejects_every_invalid_example_with_located_diagnostics() {
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(root().join("examples/invalid")).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    assert!(files.len() > 10);
+    for path in files {
+        let rel = format!("examples/invalid/{}", path.file_name().unwrap().to_str().unwrap());
+        let out = orbis(&["check", &rel]);
+        out.fails_with(&[]);
+        assert!(!out.stdout.contains("ok"), "{}: says ok:\n{}", out.what, out.stdout);
+        // rustc style: `FILE:LINE:COL` with LINE and COL 1-based numbers.
+        let located = out.stderr.match_indices(&format!("{rel}:")).any(|(i, m)| {
+            let rest = &out.stderr[i + m.len()..];
+            let mut parts = rest.splitn(3, ':');
+            let line = parts.next().unwrap_or("");
+            let col: String = parts.next().unwrap_or("").chars().take_while(|c| c.is_ascii_digit()).collect();
+            line.parse::<u32>().is_ok_and(|l| l >= 1) && col.parse::<u32>().is_ok_and(|c| c >= 1)
+        });
+        assert!(located, "{}: no {rel}:LINE:COL in the diagnostics:\n{}", out.what, out.stderr);
+        // The same file must fail every command that reads source, with the same diagnostics.
+        orbis(&["perft", &rel, "--depth", "1"]).fails_with(&[&rel]);
+    }
+}
+
+#[test]
+fn check_missing_file_is_a_clear_error() {
+    let missing = Temp::new("does-not-exist.orbis");
+    for cmd in ["check", "compile", "inspect"] {
+        orbis(&[cmd, missing.path()]).fails_with(&["cannot read", missing.path()]);
+    }
+    orbis(&["perft", missing.path(), "--depth", "1"]).fails_with(&["cannot read", missing.path()]);
+    orbis(&["moves", missing.path()]).fails_with(&["cannot read", missing.path()]);
+    // A directory is not a file either.
+    orbis(&["check", "examples"]).fails_with(&["examples"]);
+}
+
+#[test]
+fn check_non_utf8_file_is_a_clear_error() {
+    let mut bytes = std::fs::read(root().join(ORTHODOX)).unwrap();
+    bytes.splice(0..0, [0xff, 0xfe, 0x80]);
+    let t = Temp::with("latin.orbis", &bytes);
+    orbis(&["check", t.path()]).fails_with(&["utf-8", t.path()]);
+    orbis(&["compile", t.path(), "-o", Temp::new("x.orbt").path()]).fails_with(&["utf-8"]);
+}
+
+#[test]
+fn check_empty_file_is_a_syntax_error() {
+    let t = Temp::with("empty.orbis", b"");
+    orbis(&["check", t.path()]).fails_with(&["syntax error", &format!("{}:1:1", t.path())]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// compile, inspect, perft from tables
+
+#[test]
+fn compile_then_inspect_and_perft_from_tables() {
+    let (table, bytes) = compiled(ORTHODOX);
+    assert!(bytes.starts_with(b"ORBT"), "table files start with the magic bytes");
+
+    let out = orbis(&["inspect", table.path()]);
+    out.ok();
+    assert!(
+        out.stdout.contains("Orthodox chess"),
+        "inspect names the variant:\n{}",
+        &out.stdout[..500.min(out.stdout.len())]
+    );
+    for cell in ["a1", "e4", "h8"] {
+        assert!(out.stdout.contains(cell), "inspect names cell {cell}");
+    }
+    for kind in ["King", "Knight", "Pawn"] {
+        assert!(out.stdout.contains(kind), "inspect names the piece {kind}");
+    }
+
+    let from_tables = orbis(&["perft", table.path(), "--depth", "3"]);
+    from_tables.ok();
+    let from_source = orbis(&["perft", ORTHODOX, "--depth", "3"]);
+    from_source.ok();
+    assert_eq!(text_nodes(&from_tables), 8902);
+    assert_eq!(text_nodes(&from_source), 8902);
+    assert!(from_tables.stdout.contains("depth 3"));
+    assert!(from_tables.stdout.contains("nodes/s"));
+
+    // Moves from tables and from source agree too.
+    assert_eq!(moves_json(table.path(), &[]), moves_json(ORTHODOX, &[]));
+}
+
+#[test]
+fn tables_and_source_agree_on_every_example() {
+    for file in valid_examples() {
+        let (table, _) = compiled(&file);
+        let a = perft_json(&file, &["--depth", "3"]);
+        let b = perft_json(table.path(), &["--depth", "3"]);
+        assert_eq!(a["nodes"], b["nodes"], "{file}");
+        assert_eq!(moves_json(&file, &[]), moves_json(table.path(), &[]), "{file}");
+    }
+}
+
+#[test]
+fn compile_writes_next_to_the_source_by_default() {
+    let src = Temp::with("default.orbis", &std::fs::read(root().join(ORTHODOX)).unwrap());
+    let expected = Temp(src.0.with_extension("orbt"));
+    let out = orbis(&["compile", src.path()]);
+    out.ok();
+    assert!(expected.0.exists(), "compile FILE writes FILE.orbt:\n{}", out.stdout);
+    assert!(out.stdout.contains(expected.path()));
+    assert!(std::fs::read(&expected.0).unwrap().starts_with(b"ORBT"));
+}
+
+#[test]
+fn compile_refuses_invalid_source_and_unwritable_output() {
+    let out_file = Temp::new("never.orbt");
+    orbis(&["compile", "examples/invalid/unknown-piece.orbis", "-o", out_file.path()])
+        .fails_with(&["unknown-piece.orbis:"]);
+    assert!(!out_file.0.exists(), "no table is written for an invalid variant");
+    let dir = Temp::new("no-such-dir");
+    let target = dir.0.join("x.orbt");
+    orbis(&["compile", ORTHODOX, "-o", target.to_str().unwrap()]).fails_with(&["cannot write"]);
+}
+
+#[test]
+fn inspect_refuses_source_files() {
+    orbis(&["inspect", ORTHODOX]).fails_with(&["not an orbis table", "ORBT"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// damaged tables
+
+/// IEEE CRC-32 (what the table header stores), so tests can damage a payload consistently.
+fn crc32(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in data {
+        crc ^= b as u32;
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}
+
+/// Runs every command that reads tables on `bytes`; each must fail cleanly naming `needles`.
+fn table_fails(name: &str, bytes: &[u8], needles: &[&str]) {
+    let t = Temp::with(name, bytes);
+    orbis(&["inspect", t.path()]).fails_with(needles);
+    orbis(&["perft", t.path(), "--depth", "1"]).fails_with(needles);
+    orbis(&["moves", t.path()]).fails_with(needles);
+}
+
+#[test]
+fn damaged_tables_are_refused_with_a_reason() {
+    let (_t, good) = compiled(ORTHODOX);
+    assert_eq!(
+        crc32(&good[16..]),
+        u32::from_le_bytes(good[12..16].try_into().unwrap()),
+        "the header CRC is IEEE CRC-32"
+    );
+
+    table_fails("trunc-payload.orbt", &good[..100], &["truncated"]);
+    table_fails("trunc-last.orbt", &good[..good.len() - 1], &["truncated"]);
+    table_fails("trunc-header.orbt", &good[..10], &["truncated", "header"]);
+    table_fails("magic-only.orbt", b"ORBT", &["truncated"]);
+
+    let mut flipped = good.clone();
+    flipped[good.len() / 2] ^= 0x10;
+    table_fails("flipped.orbt", &flipped, &["checksum"]);
+
+    let mut version = good.clone();
+    version[4..6].copy_from_slice(&2u16.to_le_bytes());
+    table_fails("version.orbt", &version, &["version 2", "recompile"]);
+
+    let mut flags = good.clone();
+    flags[6] = 1;
+    table_fails("flags.orbt", &flags, &["flags"]);
+
+    let mut trailing = good.clone();
+    trailing.push(0);
+    table_fails("trailing.orbt", &trailing, &["unexpected bytes"]);
+
+    let mut length = good.clone();
+    length[8..12].copy_from_slice(&u32::MAX.to_le_bytes());
+    table_fails("length.orbt", &length, &["truncated"]);
+}
+
+#[test]
+fn wrong_magic_is_not_a_table() {
+    let (_t, good) = compiled(ORTHODOX);
+    let mut bad = good.clone();
+    bad[..4].copy_from_slice(b"ORBX");
+    let t = Temp::with("magic.bin", &bad);
+    orbis(&["inspect", t.path()]).fails_with(&["not an orbis table", "ORBX"]);
+    // perft and moves read source or tables: a binary file that is neither must say so, not only
+    // complain about UTF-8 as if the user had meant source.
+    for out in [orbis(&["perft", t.path(), "--depth", "1"]), orbis(&["moves", t.path()])] {
+        out.fails_with(&["ORBT", "UTF-8"]);
+    }
+}
+
+#[test]
+fn garbage_never_panics() {
+    // Deterministic pseudo-random bytes (xorshift).
+    let mut s = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rnd = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let garbage: Vec<u8> = (0..4096).map(|_| rnd() as u8).collect();
+    for (name, bytes) in
+        [("garbage.bin", garbage.clone()), ("orbt-garbage.orbt", [b"ORBT".as_slice(), &garbage].concat())]
+    {
+        let t = Temp::with(name, &bytes);
+        orbis(&["check", t.path()]).fails_with(&[t.path()]);
+        orbis(&["inspect", t.path()]).fails_with(&[t.path()]);
+        orbis(&["perft", t.path(), "--depth", "2"]).fails_with(&[t.path()]);
+        orbis(&["moves", t.path()]).fails_with(&[t.path()]);
+    }
+
+    // Damage inside the payload with a correct checksum: only validation stands between the bytes
+    // and the engine. Every outcome is a clean refusal or a clean run, never a crash.
+    let (_t, good) = compiled(ORTHODOX);
+    let payload = good.len() - 16;
+    for i in 0..48 {
+        let mut bad = good.clone();
+        let at = 16 + (i * 7919 + (rnd() as usize % 97)) % payload;
+        bad[at] ^= 1 << (rnd() % 8);
+        let crc = crc32(&bad[16..]);
+        bad[12..16].copy_from_slice(&crc.to_le_bytes());
+        let t = Temp::with(&format!("crc-fixed-{i}.orbt"), &bad);
+        let out = orbis(&["perft", t.path(), "--depth", "2"]);
+        out.no_panic();
+        assert!(matches!(out.code, Some(0) | Some(1)), "byte {at}: exit {:?}\n{}", out.code, out.stderr);
+        if out.code == Some(1) {
+            assert!(
+                out.stderr.contains(t.path()) && out.stderr.contains("error"),
+                "byte {at}: unclear refusal:\n{}",
+                out.stderr
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// perft
+
+#[test]
+fn perft_json_is_one_object() {
+    let v = perft_json(ORTHODOX, &["--depth", "3"]);
+    let obj = v.as_object().expect("a JSON object");
+    assert_eq!(obj["nodes"].as_u64(), Some(8902));
+    assert_eq!(obj["depth"].as_u64(), Some(3));
+    let seconds = obj["seconds"].as_f64().expect("seconds is a number");
+    assert!(seconds >= 0.0 && seconds.is_finite());
+    assert!(obj["nps"].as_u64().is_some(), "nps is an integer: {}", obj["nps"]);
+    assert!(!obj.contains_key("divide"));
+}
+
+#[test]
+fn perft_divide_sums_to_the_total() {
+    for depth in ["1", "2", "3"] {
+        let out = orbis(&["perft", ORTHODOX, "--depth", depth, "--divide"]);
+        out.ok();
+        let mut sum = 0u64;
+        let mut moves = BTreeSet::new();
+        for line in out.stdout.lines() {
+            if let Some((mv, n)) = line.split_once(": ") {
+                sum += n.trim().parse::<u64>().unwrap_or_else(|_| panic!("bad divide line {line:?}"));
+                assert!(moves.insert(mv.to_string()), "move {mv} listed twice");
+            }
+        }
+        assert_eq!(moves.len(), 20);
+        assert_eq!(sum, text_nodes(&out));
+        let plain = orbis(&["perft", ORTHODOX, "--depth", depth]);
+        assert_eq!(text_nodes(&plain), sum, "divide and perft agree at depth {depth}");
+    }
+
+    let v = perft_json(ORTHODOX, &["--depth", "3", "--divide", "--position", KIWIPETE]);
+    let divide = v["divide"].as_array().expect("divide is an array");
+    assert_eq!(divide.len(), 48);
+    let sum: u64 = divide.iter().map(|d| d["nodes"].as_u64().unwrap()).sum();
+    assert!(divide.iter().all(|d| d["move"].is_string()));
+    assert_eq!(sum, 97862);
+    assert_eq!(v["nodes"].as_u64(), Some(97862));
+}
+
+#[test]
+fn perft_depth_zero() {
+    let out = orbis(&["perft", ORTHODOX, "--depth", "0"]);
+    out.ok();
+    assert_eq!(text_nodes(&out), 1, "perft(0) counts the root");
+    // Divide at depth 0 has no moves to divide by: it must not report a total other than perft(0).
+    let out = orbis(&["perft", ORTHODOX, "--depth", "0", "--divide"]);
+    out.no_panic();
+    if out.code == Some(0) {
+        assert_eq!(text_nodes(&out), 1, "--divide --depth 0 contradicts perft --depth 0:\n{}", out.stdout);
+    } else {
+        out.fails_with(&["depth"]);
+    }
+}
+
+#[test]
+fn perft_from_positions() {
+    let v = perft_json(ORTHODOX, &["--depth", "2", "--position", KIWIPETE]);
+    assert_eq!(v["nodes"].as_u64(), Some(2039));
+    let v = perft_json(ORTHODOX, &["--depth", "1", "-p", KIWIPETE]);
+    assert_eq!(v["nodes"].as_u64(), Some(48));
+    // The general notation, on the same board: the suite's position 3. Unlike FEN, it says which
+    // pieces are unmoved (here the pawns that may still step twice).
+    let general = "turn=white white=Ka5,Pb5,Rb4,Pe2,Pg2 black=Pc7,Pd6,Rh5,Pf4,Kh4 virgin=c7,e2,g2 clock=0 move=1";
+    let v = perft_json(ORTHODOX, &["--depth", "3", "--position", general]);
+    assert_eq!(v["nodes"].as_u64(), Some(2812));
+    // Compiled tables take positions too.
+    let (table, _) = compiled(ORTHODOX);
+    let v = perft_json(table.path(), &["--depth", "2", "--position", KIWIPETE]);
+    assert_eq!(v["nodes"].as_u64(), Some(2039));
+}
+
+#[test]
+fn perft_bench_reports_runs() {
+    let v = perft_json(ORTHODOX, &["--depth", "2", "--bench", "3"]);
+    assert_eq!(v["nodes"].as_u64(), Some(400));
+    assert_eq!(v["runs"].as_u64(), Some(3));
+}
+
+#[test]
+fn perft_needs_a_depth() {
+    let out = orbis(&["perft", ORTHODOX]);
+    assert_eq!(out.code, Some(2), "a usage error is clap's exit code 2:\n{}", out.stderr);
+    assert!(out.stderr.contains("--depth"));
+    out.no_panic();
+    let out = orbis(&["perft", ORTHODOX, "--depth", "-1"]);
+    assert_eq!(out.code, Some(2));
+    out.no_panic();
+}
+
+// ---------------------------------------------------------------------------------------------
+// moves
+
+fn check_move_objects(moves: &[Value]) {
+    let mut notations = BTreeSet::new();
+    for m in moves {
+        let o = m.as_object().unwrap_or_else(|| panic!("a move is an object: {m}"));
+        for key in ["from", "to", "notation"] {
+            assert!(o.get(key).is_some_and(Value::is_string), "{key} is a string in {m}");
+        }
+        match &o["promotion"] {
+            Value::Null => {}
+            Value::String(s) => {
+                assert!(s.chars().count() == 1 && s.chars().all(|c| c.is_alphabetic()), "promotion is a letter: {m}")
+            }
+            other => panic!("promotion is null or a letter, not {other}"),
+        }
+        let n = o["notation"].as_str().unwrap();
+        assert!(notations.insert(n.to_string()), "notation {n} is given to two moves");
+    }
+}
+
+#[test]
+fn moves_json_at_the_start() {
+    for file in [ORTHODOX, CYLINDRICAL, NADVORNEY] {
+        let moves = moves_json(file, &[]);
+        check_move_objects(&moves);
+        assert_eq!(moves.len(), 20, "{file}");
+        assert!(moves.iter().all(|m| m["promotion"].is_null()));
+        let e4 = moves.iter().find(|m| m["from"] == "e2" && m["to"] == "e4").expect("e2-e4");
+        assert_eq!(e4["notation"], "Pe2-e4");
+        let nf3 = moves.iter().find(|m| m["from"] == "g1" && m["to"] == "f3").expect("Ng1-f3");
+        assert_eq!(nf3["notation"], "Ng1-f3");
+    }
+}
+
+#[test]
+fn moves_text_at_the_start() {
+    let out = orbis(&["moves", ORTHODOX]);
+    out.ok();
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines[0], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert_eq!(lines[1], "status: ongoing");
+    assert_eq!(lines[2], "20 legal moves");
+    assert_eq!(lines.len(), 23);
+}
+
+#[test]
+fn moves_json_promotions() {
+    // b7-b8 and b7xc8 promote, four ways each; the king has its own moves.
+    let moves = moves_json(ORTHODOX, &["--position", "2r1k3/1P6/8/8/8/8/8/4K3 w - - 0 1"]);
+    check_move_objects(&moves);
+    let mut by_target: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
+    for m in moves.iter().filter(|m| m["from"] == "b7") {
+        let p = m["promotion"].as_str().expect("a pawn reaching rank 8 promotes").to_string();
+        let n = m["notation"].as_str().unwrap();
+        assert!(n.ends_with(&format!("={p}")), "promotion notation {n}");
+        by_target.entry((m["from"].to_string(), m["to"].to_string())).or_default().insert(p);
+    }
+    assert_eq!(by_target.len(), 2, "{by_target:?}");
+    for (k, choices) in &by_target {
+        assert_eq!(choices, &["B", "N", "Q", "R"].map(String::from).into_iter().collect::<BTreeSet<_>>(), "{k:?}");
+    }
+    assert!(moves.iter().any(|m| m["notation"] == "Pb7xc8=Q"));
+    assert!(moves.iter().any(|m| m["notation"] == "Pb7-b8=N"));
+    assert_eq!(moves.len(), 8 + 5);
+}
+
+#[test]
+fn moves_after_and_status() {
+    // Fool's mate.
+    let out = orbis(&["moves", ORTHODOX, "--after", "f2-f3", "e7-e5", "g2-g4", "Qd8-h4"]);
+    out.ok();
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines[0], "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+    assert!(lines[1].starts_with("status: checkmate"), "{}", out.stdout);
+    assert!(lines[1].contains("white"), "the status names the mated side: {}", lines[1]);
+    assert_eq!(lines[2], "0 legal moves");
+    assert!(moves_json(ORTHODOX, &["--after", "f2-f3", "e7-e5", "g2-g4", "Qd8-h4"]).is_empty());
+
+    // Nothing may be played after the mate.
+    orbis(&["moves", ORTHODOX, "--after", "f2-f3", "e7-e5", "g2-g4", "Qd8-h4", "a2-a3"])
+        .fails_with(&["a2-a3", "checkmate"]);
+
+    // Illegal and unreadable moves.
+    orbis(&["moves", ORTHODOX, "--after", "e2-e5"]).fails_with(&["e2-e5", "not a legal move"]);
+    orbis(&["moves", ORTHODOX, "--after", "e2-e4", "e2-e4"]).fails_with(&["e2-e4", "not a legal move"]);
+    orbis(&["moves", ORTHODOX, "--after", "Zz9-q0"]).fails_with(&["Zz9-q0"]);
+    orbis(&["moves", ORTHODOX, "--after", ""]).fails_with(&["not a legal move"]);
+    // A promotion without its choice is legal but incomplete: say so.
+    orbis(&["moves", ORTHODOX, "--position", "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "--after", "b7-b8"])
+        .fails_with(&["b7-b8", "=Q"]);
+
+    // The documented spellings: full notation, without piece letter, FROMTO.
+    for spelling in [["Pe2-e4", "Pe7-e5"], ["e2-e4", "e7-e5"], ["e2e4", "e7e5"]] {
+        let out = orbis(&["moves", ORTHODOX, "--after", spelling[0], spelling[1]]);
+        out.ok();
+        assert!(
+            out.stdout.starts_with("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2\n"),
+            "{spelling:?}:\n{}",
+            out.stdout
+        );
+    }
+
+    // Stalemate and the fifty-move rule from a position.
+    let out = orbis(&["moves", ORTHODOX, "--position", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"]);
+    out.ok();
+    assert!(out.stdout.contains("status: stalemate") && out.stdout.contains("draw"), "{}", out.stdout);
+    let fifty = "4k3/8/8/8/8/8/8/4K2R w K - 100 80";
+    let out = orbis(&["moves", ORTHODOX, "--position", fifty]);
+    out.ok();
+    assert!(out.stdout.contains("status: draw by the fifty-move rule"), "{}", out.stdout);
+    orbis(&["moves", ORTHODOX, "--position", fifty, "--after", "Ke1-e2"]).fails_with(&["fifty-move"]);
+
+    // Repetition: both knights out and back twice.
+    let shuffle = ["Ng1-f3", "Ng8-f6", "Nf3-g1", "Nf6-g8"];
+    let eight: Vec<&str> = shuffle.iter().chain(shuffle.iter()).copied().collect();
+    let mut args = vec!["moves", ORTHODOX, "--after"];
+    args.extend_from_slice(&eight);
+    let out = orbis(&args);
+    out.ok();
+    assert!(out.stdout.contains("status: draw by repetition"), "{}", out.stdout);
+    args.push("Ng1-f3");
+    orbis(&args).fails_with(&["repetition"]);
+}
+
+#[test]
+fn moves_after_en_passant_and_castling() {
+    let out = orbis(&["moves", ORTHODOX, "--after", "e2-e4", "a7-a6", "e4-e5", "d7-d5", "Pe5xd6ep"]);
+    out.ok();
+    assert!(out.stdout.starts_with("rnbqkbnr/1pp1pppp/p2P4/8/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3\n"), "{}", out.stdout);
+    // FROM-TO without the suffix is the same move (documented: the piece letter is optional).
+    let out = orbis(&["moves", ORTHODOX, "--after", "e2-e4", "a7-a6", "e4-e5", "d7-d5", "e5-d6"]);
+    out.ok();
+    assert!(out.stdout.starts_with("rnbqkbnr/1pp1pppp/p2P4/8/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3\n"), "{}", out.stdout);
+
+    let out = orbis(&["moves", NADVORNEY, "--position", "4k3/8/8/8/8/8/8/4K2R w K - 0 1", "--after", "C0-0-0"]);
+    out.ok();
+    assert!(out.stdout.starts_with("4k3/8/8/8/8/8/8/2KR4 b - - 1 1\n"), "{}", out.stdout);
+}
+
+// ---------------------------------------------------------------------------------------------
+// bad positions
+
+#[test]
+fn bad_positions_are_refused() {
+    let cases: &[(&str, &[&str])] = &[
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", &["7 ranks"]),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/8 w KQkq - 0 1", &["9 ranks"]),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", &["'X'"]),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", &["'x'"]),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1", &["rank 1"]),
+        ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", &["rank 6"]),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRR w KQkq - 0 1", &["rank 1"]),
+        ("rnbqkbnr/pppppppp/99999999999999999999999/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", &["rank 6"]),
+        ("rnbqkbnr/pppppppp/18446744073709551616/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", &["rank 6"]),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w", &["fields"]),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 x", &["fields"]),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1", &["e3"]),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9 0 1", &["z9"]),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqX - 0 1", &["'X'"]),
+        ("1nbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", &["a8"]),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", &["'x'"]),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -1", &["'-1'"]),
+        // The side not to move is in check.
+        ("4k3/8/8/8/8/8/4R3/4K3 w - - 0 1", &["black", "check"]),
+        // A missing king.
+        ("8/8/8/8/8/8/8/4K3 w - - 0 1", &["black", "royal"]),
+        ("4k3/8/8/8/8/8/8/8 b - - 0 1", &["white", "royal"]),
+        // A pawn on its promotion rank.
+        ("4k2P/8/8/8/8/8/8/4K3 w - - 0 1", &["h8", "promotion"]),
+        ("4k3/8/8/8/8/8/8/4K2p w - - 0 1", &["h1", "promotion"]),
+        // The general notation.
+        ("turn=white white=Ke1", &["black", "royal"]),
+        ("white=Ke1 black=Ke8", &["turn"]),
+        ("turn=green white=Ke1 black=Ke8", &["green"]),
+        ("turn=white white=Ke1,Qe1 black=Ke8", &["two pieces", "e1"]),
+        ("turn=white white=Ke1,Xd4 black=Ke8", &["'X'"]),
+        ("turn=white white=Ke1,Qz9 black=Ke8", &["z9"]),
+        ("turn=white white=Ke1 black=Ke8 virgin=a1", &["a1"]),
+        ("turn=white white=Ke1 black=Ke8 colour=red", &["colour"]),
+        ("turn=white turn=black white=Ke1 black=Ke8", &["twice"]),
+        ("turn=white white=Ke1 black=Ke8 e4", &["'e4'"]),
+        ("turn=white white=Ke1 black=Ke8 ep=e3", &["ep"]),
+        ("", &["turn"]),
+    ];
+    for (pos, needles) in cases {
+        let mut needles = needles.to_vec();
+        needles.push("position");
+        orbis(&["moves", ORTHODOX, "--position", pos]).fails_with(&needles);
+        orbis(&["perft", ORTHODOX, "--depth", "1", "--position", pos]).fails_with(&needles);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// help, output
+
+#[test]
+fn every_subcommand_has_help() {
+    let top = orbis(&["--help"]);
+    top.ok();
+    let mut commands = Vec::new();
+    let mut in_commands = false;
+    for line in top.stdout.lines() {
+        if line.starts_with("Commands:") {
+            in_commands = true;
+        } else if in_commands {
+            match line.split_whitespace().next() {
+                Some(name) if line.starts_with("  ") => commands.push(name.to_string()),
+                _ => in_commands = false,
+            }
+        }
+    }
+    for expected in ["check", "compile", "inspect", "perft", "moves"] {
+        assert!(commands.iter().any(|c| c == expected), "{expected} missing from --help:\n{}", top.stdout);
+    }
+    for cmd in commands.iter().filter(|c| *c != "help") {
+        let out = orbis(&[cmd.as_str(), "--help"]);
+        out.ok();
+        assert!(out.stdout.contains("Usage:") && out.stdout.contains(cmd.as_str()), "{}:\n{}", out.what, out.stdout);
+        let out = orbis(&["help", cmd.as_str()]);
+        out.ok();
+    }
+    orbis(&["--version"]).ok();
+    let none = orbis::<&str>(&[]);
+    assert_eq!(none.code, Some(2), "no subcommand is a usage error");
+    none.no_panic();
+    let unknown = orbis(&["frobnicate"]);
+    assert_eq!(unknown.code, Some(2));
+    unknown.no_panic();
+}
+
+#[test]
+fn closed_stdout_does_not_panic() {
+    // `orbis inspect t.orbt | head -1`: the reader goes away while orbis is still writing.
+    let (table, _) = compiled(ORTHODOX);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_orbis"))
+        .args(["inspect", table.path()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "a closed pipe made orbis panic:\n{stderr}");
+    assert!(!matches!(out.status.code(), Some(101) | Some(134)), "exit {:?}", out.status.code());
+}
+
+#[test]
+fn full_disk_is_an_error_not_a_panic() {
+    let full = Path::new("/dev/full");
+    if !full.exists() {
+        return;
+    }
+    let (table, _) = compiled(ORTHODOX);
+    let out = Command::new(env!("CARGO_BIN_EXE_orbis"))
+        .args(["inspect", table.path()])
+        .stdout(std::fs::OpenOptions::new().write(true).open(full).unwrap())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("error"), "{stderr}");
+}
