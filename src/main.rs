@@ -112,6 +112,9 @@ enum Command {
         /// With --moves: draw the rays, coloured by heading, following the seams.
         #[arg(long)]
         paths: bool,
+        /// With --paths: only the rays that leave with this heading (repeatable, e.g. --heading SW).
+        #[arg(long = "heading", value_name = "HEADING")]
+        headings: Vec<String>,
         /// The board alone, without pieces.
         #[arg(long)]
         empty: bool,
@@ -291,10 +294,10 @@ fn run(cli: Cli) -> Result<(), Failed> {
                 }
             }
         }
-        Command::Diagram { file, position, moves, paths, empty, neighbours, hemispheres, format, output } => {
+        Command::Diagram { file, position, moves, paths, headings, empty, neighbours, hemispheres, format, output } => {
             let engine = load(&file)?;
             let format = if format == "text" { orbis_diagram::Format::Text } else { orbis_diagram::Format::Svg };
-            let opts = orbis_diagram::Options { position, moves, paths, empty, neighbours, hemispheres, format };
+            let opts = orbis_diagram::Options { position, moves, paths, headings, empty, neighbours, hemispheres, format };
             let out = orbis_diagram::render(&engine, &opts).map_err(fail)?;
             match output {
                 Some(path) => std::fs::write(&path, &out).map_err(|e| fail(format!("cannot write {}: {e}", path.display())))?,

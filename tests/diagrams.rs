@@ -133,11 +133,13 @@ fn check_xml(label: &str, svg: &str) {
 /// Renders an SVG with resvg; checks it is not blank; optionally writes it as a PNG.
 fn check_pixels(label: &str, svg: &str, fonts: &std::sync::Arc<resvg::usvg::fontdb::Database>) {
     let opt = resvg::usvg::Options { fontdb: fonts.clone(), ..Default::default() };
+    let scale: f32 = std::env::var("ORBIS_DIAGRAM_PNG_SCALE").ok().and_then(|s| s.parse().ok()).unwrap_or(1.0);
     let tree = resvg::usvg::Tree::from_str(svg, &opt).unwrap_or_else(|e| panic!("{label}: resvg cannot read it: {e}"));
     let size = tree.size().to_int_size();
     assert!(size.width() > 100 && size.height() > 100, "{label}: {size:?}");
-    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).expect("pixmap");
-    resvg::render(&tree, resvg::tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    let (w, h) = ((size.width() as f32 * scale) as u32, (size.height() as f32 * scale) as u32);
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(w, h).expect("pixmap");
+    resvg::render(&tree, resvg::tiny_skia::Transform::from_scale(scale, scale), &mut pixmap.as_mut());
     let px = pixmap.pixels();
     let ink = px.iter().filter(|p| p.alpha() > 0 && (p.red() < 240 || p.green() < 240 || p.blue() < 240)).count();
     assert!(ink * 20 > px.len(), "{label}: almost blank ({ink} of {} pixels drawn)", px.len());
@@ -186,7 +188,7 @@ fn readme_images() -> Vec<(&'static str, &'static str, Options)> {
         (
             "docs/images/nadvorney-bishop-g3.svg",
             "examples/spherical/nadvorney.orbis",
-            Options { moves: Some("Bishop@g3".into()), paths: true, ..Options::default() },
+            Options { moves: Some("Bishop@g3".into()), paths: true, headings: vec!["SW".into()], ..Options::default() },
         ),
     ]
 }
@@ -205,4 +207,19 @@ fn readme_images_are_current() {
         let current = std::fs::read_to_string(&path).unwrap_or_default();
         assert!(current == svg, "{file} is out of date: regenerate it (see docs/images/README.md)");
     }
+}
+
+/// A tool, not a check: `ORBIS_RENDER_SVG=FILE.svg cargo test --test diagrams render_file -- --ignored`
+/// writes FILE.svg.png (at `ORBIS_DIAGRAM_PNG_SCALE`), to look at an SVG as a picture.
+#[test]
+#[ignore]
+fn render_file() {
+    let Some(file) = std::env::var_os("ORBIS_RENDER_SVG") else { return };
+    let svg = std::fs::read_to_string(&file).expect("readable SVG");
+    let mut db = resvg::usvg::fontdb::Database::new();
+    db.load_system_fonts();
+    let dir = PathBuf::from(&file).parent().map(Path::to_path_buf).unwrap_or_default();
+    std::env::set_var("ORBIS_DIAGRAM_PNG", &dir);
+    let name = PathBuf::from(&file).file_name().expect("file name").to_string_lossy().to_string();
+    check_pixels(&name, &svg, &std::sync::Arc::new(db));
 }

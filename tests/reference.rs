@@ -26,6 +26,8 @@ enum RefMove {
     /// from, to, promotion, en-passant cells set by the move, en-passant victim taken
     Step { from: usize, to: usize, promo: Option<usize>, sets_ep: Vec<usize>, takes: Option<usize> },
     Castle(usize),
+    /// A slide around an empty closed line back to `from` (where the rules allow it).
+    Stationary(usize),
 }
 
 fn start(v: &Variant) -> RefPos {
@@ -68,6 +70,7 @@ fn attacks(v: &Variant, p: &RefPos, target: usize, side: usize) -> bool {
 fn pseudo(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
     let us = p.to_move;
     let mut out = BTreeSet::new();
+    let mut stationary = Vec::new();
     for from in 0..p.board.len() {
         let Some((s, k)) = p.board[from] else { continue };
         if s != us {
@@ -91,6 +94,10 @@ fn pseudo(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
                 }
                 if r.must_empty.iter().any(|&c| p.board[c].is_some()) {
                     continue;
+                }
+                let around = r.flags & ray::RETURNS != 0 && r.flags & ray::QUIET != 0;
+                if v.rules.stationary_moves && around && r.cells.iter().all(|&c| p.board[c].is_none()) {
+                    stationary.push(from);
                 }
                 for &c in &r.cells {
                     match p.board[c] {
@@ -121,6 +128,7 @@ fn pseudo(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
             }
         }
     }
+    out.extend(stationary.into_iter().map(RefMove::Stationary));
     for (i, c) in v.sides[us].castles.iter().enumerate() {
         let own = |cell: usize| p.board[cell].is_some_and(|(s, _)| s == us) && p.virgin[cell];
         if !own(c.king_from) || !own(c.rook_from) {
@@ -142,6 +150,7 @@ fn play(v: &Variant, p: &RefPos, m: &RefMove) -> RefPos {
     let mut q = p.clone();
     q.ep = None;
     match m {
+        RefMove::Stationary(_) => {}
         RefMove::Castle(i) => {
             let c = &v.sides[p.to_move].castles[*i];
             let king = q.board[c.king_from].take();
@@ -217,20 +226,18 @@ fn runtime_agrees_with_reference_on_orthodox() {
 }
 
 #[test]
-fn runtime_agrees_with_reference_on_cylindrical() {
-    cross_check("examples/cylindrical.orbis", 3);
-}
-
-#[test]
-fn runtime_agrees_with_reference_on_nadvorney() {
-    cross_check("examples/spherical/nadvorney.orbis", 3);
+fn runtime_agrees_with_reference_on_every_example() {
+    for path in common::variant_files() {
+        cross_check(&path, 3);
+    }
 }
 
 /// Deeper in: from a few plies into random games, where castling, captures across seams and
 /// checks through poles occur.
 #[test]
 fn runtime_agrees_with_reference_in_random_middlegames() {
-    for path in ["examples/cylindrical.orbis", "examples/spherical/nadvorney.orbis", "examples/orthodox.orbis"] {
+    for path in common::variant_files() {
+        let path = path.as_str();
         let v = common::variant(path);
         let engine = common::engine(path);
         let mut seed = 12345u64;

@@ -7,7 +7,7 @@
 //! where a piece goes, [`svg`] and [`text`] draw it.
 //!
 //! ```text
-//! orbis diagram FILE [--position POS | --empty] [--moves CELL|PIECE@CELL [--paths]]
+//! orbis diagram FILE [--position POS | --empty] [--moves CELL|PIECE@CELL [--paths [--heading H]...]]
 //!                    [--neighbours | --hemispheres] [--format svg|text] [-o OUT]
 //! ```
 
@@ -39,6 +39,8 @@ pub struct Options {
     pub moves: Option<String>,
     /// Draw the rays of the `moves` piece.
     pub paths: bool,
+    /// With `paths`: only the rays that leave with these headings (all when empty).
+    pub headings: Vec<String>,
     /// The board alone, without pieces.
     pub empty: bool,
     /// The neighbour diagram instead of the board.
@@ -55,6 +57,9 @@ pub fn render(engine: &Engine, opts: &Options) -> Result<String, String> {
     if opts.neighbours && opts.hemispheres {
         return Err("--neighbours and --hemispheres are two different views; pick one".into());
     }
+    if !opts.headings.is_empty() && !opts.paths {
+        return Err("--heading chooses which rays --paths draws; add --paths".into());
+    }
     if opts.paths && opts.moves.is_none() {
         return Err("--paths draws the rays of a piece: give it with --moves CELL or --moves PIECE@CELL".into());
     }
@@ -68,12 +73,13 @@ pub fn render(engine: &Engine, opts: &Options) -> Result<String, String> {
     let mut scene = Scene {
         title: t.name.clone(),
         subtitle: String::new(),
+        detail: position_text.clone(),
         pieces,
         movement: None,
         paths: opts.paths,
     };
     let where_ = match &position_text {
-        Some(p) => format!("position {p}"),
+        Some(_) => "given position".to_string(),
         None => "start position".to_string(),
     };
     if opts.neighbours {
@@ -107,19 +113,36 @@ pub fn render(engine: &Engine, opts: &Options) -> Result<String, String> {
         } else {
             scene.pieces[cell] = None;
         }
-        let m = scene::movement(&b, &scene.pieces, &unmoved_here, piece, cell);
+        let mut m = scene::movement(&b, &scene.pieces, &unmoved_here, piece, cell);
+        if !opts.headings.is_empty() {
+            for h in &opts.headings {
+                if !t.headings.contains(h) {
+                    return Err(format!("--heading: no heading '{h}'; the headings are {}", t.headings.join(" ")));
+                }
+            }
+            m.paths.retain(|p| opts.headings.contains(&t.headings[p.heading]));
+            // Only the cells on the rays shown.
+            let on_rays: Vec<usize> = m.paths.iter().flat_map(|p| p.steps.iter().map(|s| s.to)).collect();
+            for (c, mark) in m.marks.iter_mut().enumerate() {
+                if !on_rays.contains(&c) {
+                    *mark = scene::Mark::default();
+                }
+            }        }
         let kind = &t.kinds[piece.kind];
         let total = m.count(|k| k.quiet || k.capture);
         let on = if opts.empty || (alone && opts.position.is_none()) { "on an empty board".to_string() } else { format!("in the {where_}") };
-        scene.subtitle = format!(
-            "{} ({}) on {} {on}: {} move{}{}",
-            kind.name,
-            t.sides[piece.side].name,
-            b.name(cell),
-            total,
-            if total == 1 { "" } else { "s" },
-            if opts.paths { ", with its rays" } else { "" }
-        );
+        let plural = if total == 1 { "" } else { "s" };
+        let rays = match (opts.paths, opts.headings.is_empty()) {
+            (false, _) => String::new(),
+            (true, true) => ", with its rays".to_string(),
+            (true, false) => format!(
+                " along its {} ray{}",
+                opts.headings.join(" "),
+                if opts.headings.len() == 1 { "" } else { "s" }
+            ),
+        };
+        scene.subtitle =
+            format!("{} ({}) on {} {on}: {total} move{plural}{rays}", kind.name, t.sides[piece.side].name, b.name(cell));
         scene.pieces[cell] = Some(piece);
         scene.movement = Some(m);
     } else if opts.empty {

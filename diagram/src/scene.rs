@@ -63,6 +63,8 @@ impl Movement {
 pub struct Scene {
     pub title: String,
     pub subtitle: String,
+    /// A further line (the position's text).
+    pub detail: Option<String>,
     /// The piece on each cell.
     pub pieces: Vec<Option<Piece>>,
     pub movement: Option<Movement>,
@@ -93,16 +95,17 @@ pub fn movement(b: &Board, pieces: &[Option<Piece>], unmoved: &[bool], piece: Pi
         let mut complete = true;
         for &c in cells {
             let c = c as usize;
-            reached += 1;
             match pieces[c] {
                 Some(p) if c != cell => {
                     if p.side != piece.side && r.flags & (ray::CAPTURE | ray::EP_CAPTURE) != 0 {
                         marks[c].capture = true;
+                        reached += 1;
                     }
                     complete = false;
                     break;
                 }
                 _ => {
+                    reached += 1;
                     if r.flags & ray::QUIET != 0 {
                         marks[c].quiet = true;
                     } else if r.flags & ray::CAPTURE != 0 {
@@ -112,6 +115,9 @@ pub fn movement(b: &Board, pieces: &[Option<Piece>], unmoved: &[bool], piece: Pi
             }
         }
         let returns = complete && r.flags & ray::RETURNS != 0;
+        if reached == 0 {
+            continue;
+        }
         paths.push(trace(b, cell, r.heading as usize, must_empty, &cells[..reached], returns));
     }
     Movement { piece, cell, marks, paths }

@@ -224,7 +224,7 @@ pub fn board(b: &Board, scene: &Scene) -> String {
     let has_tab = |e: Edge| b.edge_steps.iter().any(|st| st.edge == e);
     let tb = |e: Edge| if has_tab(e) { tab } else { 0.0 };
     let (bw, bh) = (b.width as f64 * s, b.height as f64 * s);
-    let title_h = 58.0;
+    let title_h = title_height(scene);
     let left = pad + coord + tb(Edge::Left);
     let top = pad + title_h + tb(Edge::Top);
     let mut geom = grid_geom(b, left, top, s);
@@ -355,10 +355,18 @@ fn draw_cells(doc: &mut Doc, b: &Board, geom: &Geom, outline: bool) {
     let _ = writeln!(doc.body, "<path d=\"{dark}\" fill=\"{DARK}\"{stroke}/>");
 }
 
+/// The height of the title block.
+fn title_height(scene: &Scene) -> f64 {
+    if scene.detail.is_some() { 76.0 } else { 58.0 }
+}
+
 fn header(doc: &mut Doc, scene: &Scene, width: f64, pad: f64) {
-    doc.text(pad, pad + 18.0, 20.0, "start", INK, " font-weight=\"bold\"", &scene.title);
-    let size = 13.0f64.min((width - 2.0 * pad) / (0.6 * scene.subtitle.chars().count().max(1) as f64));
-    doc.text(pad, pad + 40.0, size, "start", MUTED, "", &scene.subtitle);
+    let fit = |text: &str, size: f64| size.min((width - 2.0 * pad) / (0.6 * text.chars().count().max(1) as f64));
+    doc.text(pad, pad + 18.0, fit(&scene.title, 20.0), "start", INK, " font-weight=\"bold\"", &scene.title);
+    doc.text(pad, pad + 40.0, fit(&scene.subtitle, 13.0), "start", MUTED, "", &scene.subtitle);
+    if let Some(detail) = &scene.detail {
+        doc.text(pad, pad + 58.0, fit(detail, 12.0), "start", MUTED, " font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\"", detail);
+    }
 }
 
 /// Glyph definitions for the pieces that appear; returns their ids by (side, kind).
@@ -604,7 +612,7 @@ fn legends(doc: &mut Doc, b: &Board, scene: &Scene, x: f64, y: f64, width: f64) 
 pub fn neighbours(b: &Board, scene: &Scene) -> String {
     let s = 50.0;
     let pad = 18.0;
-    let title_h = 58.0;
+    let title_h = title_height(scene);
     let (w, h) = (b.width as i32, b.height as i32);
     let left = pad;
     let top = pad + title_h;
@@ -659,9 +667,10 @@ pub fn neighbours(b: &Board, scene: &Scene) -> String {
     );
     let mut y = top + total_h + 18.0;
     let notes = [
-        "Inside the frame: the board. Around it (italic): the cell one or two steps beyond each edge,",
-        "straight out from the nearest edge cell (at the corners: along the rank, then turned outward).",
-        "An orange arrow shows the heading a walk arrives with where it comes back turned; grey: no cell.",
+        "Inside the frame: the board. Around it (italic): the cell one or two steps beyond",
+        "each edge, straight out from the nearest edge cell (at the corners: along the rank,",
+        "then turned outward). An orange arrow: the heading such a walk arrives with, where",
+        "it comes back turned. Grey: no cell.",
     ];
     for line in notes {
         doc.text(pad, y, 12.5, "start", INK, "", line);
@@ -675,9 +684,9 @@ pub fn neighbours(b: &Board, scene: &Scene) -> String {
 /// that together they read like the usual board.
 pub fn hemispheres(b: &Board, scene: &Scene) -> String {
     let pad = 18.0;
-    let title_h = 58.0;
-    let big_r = 210.0;
-    let pole_r = 24.0;
+    let title_h = title_height(scene);
+    let big_r = 220.0;
+    let pole_r = 0.26 * big_r;
     let (w, h) = (b.width, b.height);
     let north_ranks = h - h / 2; // the upper half (the larger one when odd)
     let south_ranks = h / 2;

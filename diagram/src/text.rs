@@ -42,6 +42,9 @@ pub fn board(b: &Board, scene: &Scene) -> String {
     let rw = rank_width(b);
     let mut out = String::new();
     let _ = writeln!(out, "{} — {}", scene.title, scene.subtitle);
+    if let Some(d) = &scene.detail {
+        let _ = writeln!(out, "{d}");
+    }
     let files: String = g.files.iter().map(|f| centre(f, cw)).collect();
     let _ = writeln!(out, "{}  {}", " ".repeat(rw + 1), files);
     let _ = writeln!(out, "{} ┌{}┐", " ".repeat(rw), "─".repeat(cw * b.width));

@@ -36,6 +36,8 @@ pub struct Symmetry {
     pub kind: Option<String>,
     /// Automorphisms tried (VF2 matches of the labelled graphs).
     pub tried: usize,
+    /// Where the first side's royal pieces stand (to show the map by).
+    pub royal_cells: Vec<CellId>,
 }
 
 #[derive(Debug, Clone)]
@@ -156,7 +158,8 @@ fn symmetry(ctx: &Ctx, a: usize, b: usize) -> Symmetry {
         Some(map) => describe(ctx, map),
         None => (None, None),
     };
-    Symmetry { sides: (a, b), map: found, formula, kind, tried }
+    let royal_cells = v.sides[a].setup.iter().filter(|&&(_, p)| v.pieces[p].royal).map(|&(c, _)| c).collect();
+    Symmetry { sides: (a, b), map: found, formula, kind, tried, royal_cells }
 }
 
 /// Whether `map` carries every move, capture and promotion zone of side `a` to side `b`.
@@ -287,8 +290,9 @@ pub fn text(p: &PositionFacts, cells: &[String], pieces: &[String], sides: &[Str
                         _ => "an automorphism of the board".into(),
                     };
                     out.push_str(&format!("  symmetry: {}'s setup and moves are {}'s under {how}\n", sides[b], sides[a]));
-                    let examples: Vec<String> =
-                        corners(cells.len(), map).into_iter().map(|c| format!("{} -> {}", cells[c], cells[map[c]])).collect();
+                    let mut shown = s.royal_cells.clone();
+                    shown.extend(corners(cells.len(), map));
+                    let examples: Vec<String> = shown.into_iter().map(|c| format!("{} -> {}", cells[c], cells[map[c]])).collect();
                     let fixed = (0..map.len()).filter(|&c| map[c] == c).count();
                     out.push_str(&format!("    {}; {} fixed cell(s)\n", examples.join(", "), fixed));
                 }

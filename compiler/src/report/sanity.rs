@@ -66,10 +66,10 @@ pub struct Sanity {
     pub transit: Vec<(CellId, bool)>,
 }
 
-/// The shortest line from `from` to `to` by repeating one heading's step.
-pub fn line(ctx: &Ctx, from: CellId, to: CellId) -> Path {
+/// Every line from `from` to `to` by repeating one heading's step (each stops at `to`).
+pub fn lines(ctx: &Ctx, from: CellId, to: CellId) -> Vec<(HeadingId, Vec<CellId>)> {
     let board = &ctx.v.board;
-    let mut best: Path = None;
+    let mut out = Vec::new();
     for h0 in 0..board.headings.len() {
         let (mut c, mut h) = (from, h0);
         let mut cells = Vec::new();
@@ -77,9 +77,7 @@ pub fn line(ctx: &Ctx, from: CellId, to: CellId) -> Path {
             let Some((n, nh)) = board.step(c, h) else { break };
             cells.push(n);
             if n == to {
-                if best.as_ref().is_none_or(|b| b.1.len() > cells.len()) {
-                    best = Some((h0, cells.clone()));
-                }
+                out.push((h0, cells.clone()));
                 break;
             }
             if n == from {
@@ -89,7 +87,21 @@ pub fn line(ctx: &Ctx, from: CellId, to: CellId) -> Path {
             h = nh;
         }
     }
-    best
+    out
+}
+
+/// The line a castling piece takes: preferring lines whose cells the rule lists (`listed`), then
+/// lines parallel to `parallel` (the king's heading: same or opposite vector), then the shortest.
+fn castle_line(ctx: &Ctx, from: CellId, to: CellId, listed: &[CellId], parallel: Option<HeadingId>) -> Path {
+    let hs = &ctx.v.board.headings;
+    let is_parallel = |h: HeadingId| match (parallel.and_then(|p| hs[p].vector), hs[h].vector) {
+        (Some((a, b)), Some((c, d))) => (a, b) == (c, d) || (a, b) == (-c, -d),
+        _ => parallel.is_none(),
+    };
+    lines(ctx, from, to).into_iter().min_by_key(|(h, cells)| {
+        let unlisted = cells.iter().filter(|c| !listed.contains(c)).count();
+        (unlisted, !is_parallel(*h), cells.len())
+    })
 }
 
 /// Whether some ray of some piece passes each transit cell before its last cell.
@@ -129,8 +141,10 @@ pub fn analyze(ctx: &Ctx) -> Sanity {
             }
         }
         for (i, k) in side.castles.iter().enumerate() {
-            let king_path = line(ctx, k.king_from, k.king_to);
-            let rook_path = line(ctx, k.rook_from, k.rook_to);
+            let mut listed: Vec<CellId> = k.empty.iter().chain(k.safe.iter()).copied().collect();
+            listed.extend([k.king_from, k.rook_from]);
+            let king_path = castle_line(ctx, k.king_from, k.king_to, &listed, None);
+            let rook_path = castle_line(ctx, k.rook_from, k.rook_to, &listed, king_path.as_ref().map(|p| p.0));
             let mut not_empty = Vec::new();
             for path in [&king_path, &rook_path].into_iter().flatten() {
                 for &c in &path.1 {

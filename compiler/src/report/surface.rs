@@ -40,11 +40,12 @@ pub struct Vertex {
 
 impl Vertex {
     pub fn describe(&self) -> String {
-        let mut parts: Vec<String> = self.corners.iter().take(4).map(|(c, k)| format!("{c} {k}")).collect();
+        let parts: Vec<String> = self.corners.iter().take(4).map(|(c, k)| format!("{c} {k}")).collect();
         if self.corners.len() > 4 {
-            parts.push(format!("and {} more corners", self.corners.len() - 4));
+            format!("{} and {} more corners", parts.join(" = "), self.corners.len() - 4)
+        } else {
+            parts.join(" = ")
         }
-        parts.join(" = ")
     }
 }
 
@@ -82,6 +83,8 @@ pub struct Surface {
     pub undetermined: Vec<String>,
     /// Gluings whose witnesses contradict each other.
     pub contradictory: Vec<String>,
+    /// Whether `complex` reads the undetermined gluings as reflections (else as rotations).
+    pub undetermined_as_reflections: bool,
 }
 
 impl Surface {
@@ -94,6 +97,7 @@ impl Surface {
             reflections: 0,
             undetermined: Vec::new(),
             contradictory: Vec::new(),
+            undetermined_as_reflections: false,
         }
     }
 }
@@ -185,6 +189,7 @@ pub fn analyze(v: &Variant) -> Surface {
         reflections: 0,
         undetermined: Vec::new(),
         contradictory: Vec::new(),
+        undetermined_as_reflections: false,
     };
     // Some(true): reflection; None: undetermined.
     let mut reflect: Vec<Option<bool>> = Vec::with_capacity(gluings.len());
@@ -192,7 +197,7 @@ pub fn analyze(v: &Variant) -> Surface {
         let (r1, f1) = votes(g.c, g.s, g.c2, g.s2);
         let (r2, f2) = votes(g.c2, g.s2, g.c, g.s);
         let (r, f) = (r1 + r2, f1 + f2);
-        let label = format!("{} {} | {} {}", name(g.c), SIDES[g.s], name(g.c2), SIDES[g.s2]);
+        let label = format!("{} {} = {} {}", name(g.c), SIDES[g.s], name(g.c2), SIDES[g.s2]);
         if r > 0 && f > 0 {
             surface.contradictory.push(label.clone());
         }
@@ -209,12 +214,25 @@ pub fn analyze(v: &Variant) -> Surface {
     }
 
     let rot_reading: Vec<bool> = reflect.iter().map(|r| r.unwrap_or(false)).collect();
-    surface.complex = Some(classify(v, &gluings, &rot_reading, &diag));
-    if !surface.undetermined.is_empty() {
+    let rotations = classify(v, &gluings, &rot_reading, &diag);
+    if surface.undetermined.is_empty() {
+        surface.complex = Some(rotations);
+    } else {
+        // Undetermined gluings are read all as rotations or all as reflections; the flatter
+        // reading (the smaller total angle defect) is reported, the other as the alternative.
         let refl_reading: Vec<bool> = reflect.iter().map(|r| r.unwrap_or(true)).collect();
-        surface.alternative = Some(classify(v, &gluings, &refl_reading, &diag));
+        let reflections = classify(v, &gluings, &refl_reading, &diag);
+        surface.undetermined_as_reflections = defect(&reflections) < defect(&rotations);
+        let (main, alt) = if surface.undetermined_as_reflections { (reflections, rotations) } else { (rotations, reflections) };
+        surface.complex = Some(main);
+        surface.alternative = Some(alt);
     }
     surface
+}
+
+/// Total absolute angle defect of a reading, in degrees.
+fn defect(c: &Classification) -> u32 {
+    c.cone_points.iter().map(|p| p.angle.abs_diff(360)).sum::<u32>() + c.boundary_corners.iter().map(|p| p.angle.abs_diff(180)).sum::<u32>()
 }
 
 fn classify(v: &Variant, gluings: &[Gluing], reflect: &[bool], diag: &[Option<HeadingId>]) -> Classification {
@@ -400,18 +418,29 @@ pub fn text(s: &Surface) -> String {
         out.push_str(&format!(
             "  note: the diagonal steps contradict each other at {} gluing(s) ({}): diagonals there are not corner crossings\n",
             s.contradictory.len(),
-            super::list(&s.contradictory, 3)
+            short(&s.contradictory)
         ));
     }
     if let Some(alt) = &s.alternative {
+        let (chosen, other) = if s.undetermined_as_reflections { ("reflections", "rotations") } else { ("rotations", "reflections") };
         out.push_str(&format!(
-            "  note: {} gluing(s) are undetermined: no diagonal step crosses their corners the way a square's corner is crossed ({}).\n  The figures above read them as rotations; read as reflections:\n",
+            "  note: {} gluing(s) are not decided by the diagonal steps, which do not cross their corners as a square's corners are crossed\n    ({}).\n    The figures above read them as {chosen} (the flatter reading); read as {other}:\n",
             s.undetermined.len(),
-            super::list(&s.undetermined, 3)
+            short(&s.undetermined)
         ));
         out.push_str(&class_text(alt, "    "));
     }
     out
+}
+
+/// `a1 S = e1 S, b1 S = f1 S and 6 more`.
+fn short(list: &[String]) -> String {
+    let shown: Vec<&str> = list.iter().take(3).map(String::as_str).collect();
+    if list.len() > 3 {
+        format!("{} and {} more", shown.join(", "), list.len() - 3)
+    } else {
+        shown.join(", ")
+    }
 }
 
 fn class_json(c: &Classification) -> Value {
@@ -440,6 +469,7 @@ pub fn json(s: &Surface) -> Value {
                 "rotations": s.rotations,
                 "reflections": s.reflections,
                 "undetermined": s.undetermined,
+                "undetermined_read_as": if s.undetermined.is_empty() { Value::Null } else if s.undetermined_as_reflections { json!("reflections") } else { json!("rotations") },
                 "contradictory": s.contradictory,
             });
             obj["alternative"] = s.alternative.as_ref().map(class_json).unwrap_or(Value::Null);
