@@ -180,8 +180,8 @@ fn svgs_are_valid_xml_and_render() {
     }
 }
 
-/// The README's pictures: (file, variant, options). Regenerate them with the commands in
-/// docs/images/README.md (or `UPDATE_IMAGES=1 cargo test --test diagrams readme_images_are_current`).
+/// The README's pictures: (file, variant, options). Regenerate them with the commands in README.md
+/// ("Diagrams"), or `UPDATE_IMAGES=1 cargo test --test diagrams readme_images_are_current`.
 fn readme_images() -> Vec<(&'static str, &'static str, Options)> {
     vec![
         ("docs/images/nadvorney-board.svg", "examples/spherical/nadvorney.orbis", Options::default()),
@@ -205,7 +205,7 @@ fn readme_images_are_current() {
             std::fs::write(&path, &svg).expect("written");
         }
         let current = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(current == svg, "{file} is out of date: regenerate it (see docs/images/README.md)");
+        assert!(current == svg, "{file} is out of date: regenerate it (README.md, \"Diagrams\")");
     }
 }
 
@@ -222,4 +222,36 @@ fn render_file() {
     std::env::set_var("ORBIS_DIAGRAM_PNG", &dir);
     let name = PathBuf::from(&file).file_name().expect("file name").to_string_lossy().to_string();
     check_pixels(&name, &svg, &std::sync::Arc::new(db));
+}
+
+/// The commands README.md documents regenerate the committed pictures byte for byte.
+#[test]
+fn readme_commands_regenerate_the_images() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_orbis")).args(args).current_dir(root()).output().expect("runs");
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        out.stdout
+    };
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
+    let commands: Vec<&str> = readme.lines().filter(|l| l.starts_with("cargo run -- diagram ")).collect();
+    assert_eq!(commands.len(), readme_images().len(), "README lists one command per picture");
+    for line in commands {
+        let words: Vec<&str> = line.trim_start_matches("cargo run -- ").split_whitespace().collect();
+        let o = words.iter().position(|w| *w == "-o").expect("-o OUT");
+        let file = words[o + 1];
+        let mut args = words[..o].to_vec();
+        args.extend_from_slice(&words[o + 2..]);
+        let expected = std::fs::read(root().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert!(run(&args) == expected, "`{line}` does not reproduce {file}");
+    }
+    // Text and errors.
+    let text = String::from_utf8(run(&["diagram", "examples/orthodox.orbis", "--moves", "Knight@e4", "--format", "text"])).expect("UTF-8");
+    assert!(text.contains("moves (8): d2 f2 c3 g3 c5 g5 d6 f6"), "{text}");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_orbis"))
+        .args(["diagram", "examples/orthodox.orbis", "--hemispheres"])
+        .current_dir(root())
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--hemispheres needs"));
 }

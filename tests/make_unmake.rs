@@ -4,7 +4,7 @@
 mod common;
 
 use orbis_runtime::bits::CellSet;
-use orbis_runtime::{Game, Position};
+use orbis_runtime::{Engine, Game, Position};
 use proptest::prelude::*;
 
 fn examples() -> Vec<String> {
@@ -41,8 +41,11 @@ proptest! {
     #[test]
     fn unmake_restores_every_example(seed in any::<u64>()) {
         for path in examples() {
-            let game: Game<u64> = common::game(&path);
-            playout(&game, seed, 120);
+            match common::engine(&path) {
+                Engine::Narrow(game) => playout(&game, seed, 120),
+                Engine::Medium(game) => playout(&game, seed, 120),
+                Engine::Large(game) => playout(&game, seed, 120),
+            }
         }
     }
 }

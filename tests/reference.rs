@@ -95,6 +95,10 @@ fn pseudo(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
                 if r.must_empty.iter().any(|&c| p.board[c].is_some()) {
                     continue;
                 }
+                let enemies = (0..v.sides.len()).filter(|&e| e != us);
+                if r.flags & ray::PASS_UNATTACKED != 0 && r.must_empty.iter().any(|&c| enemies.clone().any(|e| attacks(v, p, c, e))) {
+                    continue;
+                }
                 let around = r.flags & ray::RETURNS != 0 && r.flags & ray::QUIET != 0;
                 if v.rules.stationary_moves && around && r.cells.iter().all(|&c| p.board[c].is_none()) {
                     stationary.push(from);
@@ -102,7 +106,7 @@ fn pseudo(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
                 for &c in &r.cells {
                     match p.board[c] {
                         None => {
-                            if r.flags & ray::QUIET != 0 {
+                            if r.flags & ray::QUIET != 0 && !v.board.cells[c].transit {
                                 let sets = if r.flags & ray::EP_TARGET != 0 { r.must_empty.clone() } else { Vec::new() };
                                 add(c, sets, None);
                             }

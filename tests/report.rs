@@ -318,3 +318,45 @@ fn links_make_self_adjacency_and_irreversible_steps() {
     assert!(r.surface.complex.is_none());
     assert!(r.warnings.iter().any(|w| w.contains("reverse step")));
 }
+
+/// Rules that can never take effect: each is a warning at the rule responsible.
+const BAD_RULES: &str = r#"
+variant "Bad rules"
+board {
+  grid files a..d ranks 1..4
+  headings { N (0, 1) E (1, 0) S (0, -1) W (-1, 0) }
+  cells hub
+  transit hub
+}
+piece King K royal { move-only step { N S } }
+piece Rook R { slide { E W } }
+piece Wall X { step N then step turn +2 }
+side white {
+  setup { K a1 R b1 X d1 }
+  promote R to K on rank 4
+  castle C { king a1 -> c2 rook b1 -> b2 }
+}
+side black { setup { K a4 } }
+"#;
+
+#[test]
+fn rules_that_never_apply_are_warnings_at_their_source() {
+    let checked = orbis_compiler::check("bad-rules.orbis", BAD_RULES);
+    assert!(!checked.has_errors(), "{}", checked.render(false));
+    let text = checked.render(false);
+    for expected in [
+        "warning: the white Rook can never reach its promotion zone",
+        "bad-rules.orbis:14:21",
+        "warning: the white Wall has no move from any cell",
+        "warning: castling `C` of white: the king's move a1-c2 is not along a line",
+        "warning: the royal white King can never be checked",
+        "warning: no move crosses the transit cell `hub`",
+    ] {
+        assert!(text.contains(expected), "missing `{expected}` in:\n{text}");
+    }
+    let r = orbis_compiler::report(&checked).expect("a variant");
+    // The black king can be checked: the white rook sweeps rank 1, which it can reach.
+    assert!(!text.contains("royal black King"));
+    assert_eq!(r.warnings.len(), 4, "{:?}", r.warnings);
+    assert!(r.sanity.promotions[0].reachable.is_empty());
+}

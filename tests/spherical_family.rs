@@ -250,7 +250,7 @@ fn rooks_and_pawns_alike_everywhere() {
 /// perft(1..4) from the start of every version, as snapshots.
 #[test]
 fn start_perft_of_every_version() {
-    for version in ["grayber", "miller", "yapsan", "global-chess", "global-chess-web", "sphere-chess", "chess-on-the-dot"] {
+    for version in ["grayber", "miller", "yapsan", "boholy", "nelson", "global-chess", "global-chess-web", "sphere-chess", "chess-on-the-dot"] {
         let engine = common::engine(&format!("examples/spherical/{version}.orbis"));
         let counts: Vec<String> = (1..=4).map(|d| format!("perft({d}) = {}", engine.perft(None, d).unwrap())).collect();
         insta::with_settings!({ snapshot_path => "../snapshots", prepend_module_to_snapshot => false }, {

@@ -204,9 +204,24 @@ fn rule_sanity(ctx: &Ctx, s: &sanity::Sanity, file: &ast::File, file_id: usize) 
     }
 
     for &(c, crossed) in &s.transit {
-        if !crossed {
-            out.push(Diagnostic::warning().with_message(format!("no move crosses the transit cell {}", cell(c))));
+        if crossed {
+            continue;
         }
+        let span = file.items.iter().find_map(|i| match i {
+            ast::Item::Board(b) => b.statements.iter().find_map(|st| match st {
+                ast::BoardStmt::Transit(decl) => decl.cells.iter().find(|n| n.text == cell(c)).map(|n| n.span),
+                _ => None,
+            }),
+            _ => None,
+        });
+        let mut d = Diagnostic::warning().with_message(format!("no move crosses the transit cell `{}`", cell(c)));
+        if let Some(span) = span {
+            d = d.with_labels(vec![Label::primary(file_id, span.range()).with_message("declared transit here")]);
+        }
+        out.push(d.with_notes(vec![
+            "note: pieces never stop on a transit cell, and no rule passes this one: it plays no part in the game".into(),
+            "help: add a rule that crosses it (e.g. `across-transit`), or link it to the board so that slides pass it".into(),
+        ]));
     }
     out
 }

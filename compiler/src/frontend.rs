@@ -179,7 +179,7 @@ impl Frontend {
                     vec!["help: add e.g. `board { grid files a..h ranks 1..8 headings { N (0, 1) ... } }`".into()],
                 );
                 BoardInfo {
-                    board: model::Board { cells: vec![], headings: vec![], grid: None, step: vec![], crossed: vec![], seams: vec![] },
+                    board: model::Board { cells: vec![], headings: vec![], grid: None, step: vec![], crossed: vec![], seams: vec![], rings: vec![] },
                     sources: Sources::default(),
                     seams: Vec::new(),
                     seams_ok: false,
@@ -229,10 +229,11 @@ impl Frontend {
     fn board(&mut self, b: &ast::Board) -> BoardInfo {
         let mut grid_stmt = None;
         let mut wrap_stmt: Option<Span> = None;
-        let mut headings_stmt: Option<&ast::Headings> = None;
+        let mut headings_stmts: Vec<&ast::Headings> = Vec::new();
         let mut groups = Vec::new();
         let mut seams = Vec::new();
         let mut cell_stmts = Vec::new();
+        let mut transit_stmts: Vec<&ast::CellsDecl> = Vec::new();
         let mut links = Vec::new();
         for stmt in &b.statements {
             match stmt {
@@ -247,13 +248,23 @@ impl Frontend {
                     None => wrap_stmt = Some(*span),
                     Some(first) => self.duplicate("statement", "wrap files", first, *span),
                 },
-                ast::BoardStmt::Headings(h) => match headings_stmt {
-                    None => headings_stmt = Some(h),
-                    Some(first) => {
-                        let labels = vec![self.primary(h.span, "a second `headings` block"), self.secondary(first.span, "first `headings` block")];
-                        self.error("duplicate `headings` block", labels, vec!["help: declare all headings in one block, in compass order".into()]);
+                ast::BoardStmt::Headings(h) => {
+                    let same_ring = headings_stmts.iter().find(|f| f.ring.as_ref().map(|n| &n.text) == h.ring.as_ref().map(|n| &n.text));
+                    match (same_ring, &h.ring) {
+                        (Some(first), None) => {
+                            let labels = vec![self.primary(h.span, "a second `headings` block"), self.secondary(first.span, "first `headings` block")];
+                            self.error("duplicate `headings` block", labels, vec![
+                                "help: declare the main headings in one block, in compass order; further rings need a name: `headings NAME { ... }`".into(),
+                            ]);
+                        }
+                        (Some(first), Some(name)) => {
+                            let first_span = first.ring.as_ref().map_or(first.span, |n| n.span);
+                            self.duplicate("heading ring", &name.text, first_span, name.span);
+                        }
+                        (None, _) => headings_stmts.push(h),
                     }
-                },
+                }
+                ast::BoardStmt::Transit(t) => transit_stmts.push(t),
                 ast::BoardStmt::Group(g) => groups.push(g),
                 ast::BoardStmt::Seam(s) => seams.push(s),
                 ast::BoardStmt::Cells(c) => cell_stmts.push(c),
@@ -267,25 +278,37 @@ impl Frontend {
         let mut headings = Vec::new();
         let mut headings_by_name: HashMap<String, HeadingId> = HashMap::new();
         let mut headings_complete = true;
-        match headings_stmt {
-            None => {
-                let label = self.primary(b.keyword, "this board declares no headings");
-                self.error(
-                    "missing `headings`",
-                    vec![label],
-                    vec!["help: add e.g. `headings { N (0, 1) E (1, 0) S (0, -1) W (-1, 0) }`; pieces move along headings".into()],
-                );
+        let mut rings: Vec<Vec<HeadingId>> = Vec::new();
+        if let Some(first) = headings_stmts.first() {
+            sources.headings = first.span;
+        }
+        if headings_stmts.iter().all(|h| h.ring.is_some()) {
+            if let Some(h) = headings_stmts.first() {
+                let label = self.primary(h.span, "only named rings");
+                self.error("missing the main `headings` block", vec![label], vec!["help: declare the compass headings in an unnamed `headings { ... }` block".into()]);
                 headings_complete = false;
             }
-            Some(h) => {
-                sources.headings = h.span;
+        }
+        if headings_stmts.is_empty() {
+            let label = self.primary(b.keyword, "this board declares no headings");
+            self.error(
+                "missing `headings`",
+                vec![label],
+                vec!["help: add e.g. `headings { N (0, 1) E (1, 0) S (0, -1) W (-1, 0) }`; pieces move along headings".into()],
+            );
+            headings_complete = false;
+        }
+        let mut by_vector: HashMap<(i64, i64), &ast::HeadingDecl> = HashMap::new();
+        let mut decl_of: HashMap<String, Span> = HashMap::new();
+        for h in &headings_stmts {
+            rings.push(Vec::new());
+            let ring = rings.len() - 1;
+            {
                 if h.headings.is_empty() {
                     let label = self.primary(h.span, "no headings in this block");
                     self.error("empty `headings` block", vec![label], vec![]);
                     headings_complete = false;
                 }
-                let mut by_vector: HashMap<(i64, i64), &ast::HeadingDecl> = HashMap::new();
-                let mut decl_of: HashMap<String, Span> = HashMap::new();
                 for decl in &h.headings {
                     if let Some(first) = decl_of.get(&decl.name.text) {
                         self.duplicate("heading", &decl.name.text, *first, decl.name.span);
@@ -328,7 +351,8 @@ impl Frontend {
                     };
                     decl_of.insert(decl.name.text.clone(), decl.name.span);
                     headings_by_name.insert(decl.name.text.clone(), headings.len());
-                    headings.push(model::Heading { name: decl.name.text.clone(), vector });
+                    rings[ring].push(headings.len());
+                    headings.push(model::Heading { name: decl.name.text.clone(), vector, ring });
                     sources.heading_decls.push(decl.span);
                 }
                 if headings.len() > MAX_HEADINGS {
@@ -410,7 +434,7 @@ impl Frontend {
                                 cells_by_name.insert(name.clone(), cells.len());
                                 cell_at.push(Some(cells.len()));
                                 // Counts are bounded by MAX_CELLS, so they fit i32.
-                                cells.push(model::Cell { name, coords: Some((x as i32, y as i32)) });
+                                cells.push(model::Cell { name, coords: Some((x as i32, y as i32)), transit: false });
                                 sources.cell_decls.push(g.span);
                             }
                         }
@@ -428,7 +452,7 @@ impl Frontend {
                     continue;
                 }
                 cells_by_name.insert(name.text.clone(), cells.len());
-                cells.push(model::Cell { name: name.text.clone(), coords: None });
+                cells.push(model::Cell { name: name.text.clone(), coords: None, transit: false });
                 sources.cell_decls.push(name.span);
             }
         }
@@ -451,7 +475,15 @@ impl Frontend {
 
         let mut seam_names = vec!["wrap".to_string()];
         seam_names.extend(seams.iter().map(|s| s.name.text.clone()));
-        let mut board = model::Board { cells, headings, grid, step: Vec::new(), crossed: Vec::new(), seams: seam_names };
+        // Transit cells.
+        for stmt in &transit_stmts {
+            for name in &stmt.cells {
+                if let Some(c) = self.cell(name, &cells_by_name, cells_complete, " to be a transit cell") {
+                    cells[c].transit = true;
+                }
+            }
+        }
+        let mut board = model::Board { cells, headings, grid, step: Vec::new(), crossed: Vec::new(), seams: seam_names, rings };
         let step_len = board.cells.len().saturating_mul(board.headings.len());
         board.step = vec![None; step_len];
         board.crossed = vec![0; step_len];
@@ -1079,6 +1111,7 @@ impl Frontend {
             leap: seen.contains_key(&Leap),
             en_passant_target: seen.contains_key(&EnPassantTarget),
             en_passant: seen.contains_key(&EnPassant),
+            across_transit: seen.contains_key(&AcrossTransit),
             first,
             first_slides: r.legs.first().is_some_and(|l| l.slides),
             first_avoid,
@@ -1162,7 +1195,7 @@ impl Frontend {
         let mut out = Vec::new();
         for h in headings {
             for &k in &turns {
-                push_unique(&mut out, (h as i64 + k as i64).rem_euclid(n as i64) as usize);
+                push_unique(&mut out, board.board.rotate(h, k));
             }
         }
         Some(model::Dirs::Headings(out))
@@ -1249,6 +1282,13 @@ impl Frontend {
                                 setup_complete = false;
                                 continue;
                             };
+                            if board.board.cells[cell].transit {
+                                let label = self.primary(cell_name.span, "a transit cell");
+                                self.error(format!("`{}` is a transit cell: no piece can stand there", cell_name.text), vec![label], vec![
+                                    "note: pieces cross transit cells but never stop on them".into(),
+                                ]);
+                                continue;
+                            }
                             if let Some(first) = occupied.get(&cell) {
                                 let labels = vec![
                                     self.primary(cell_name.span, format!("a second piece on `{}`", cell_name.text)),

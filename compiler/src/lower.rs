@@ -6,7 +6,7 @@
 //! kind, and lines out from the target (a trie of reversed paths, flattened root to leaf) with the
 //! colored kinds that attack from each cell. Nothing here can fail: the model is already checked.
 
-use crate::model::{CellId, Dirs, Geometry, HeadingId, Mode, Piece, Variant};
+use crate::model::{Board, CellId, Dirs, Geometry, HeadingId, Mode, Piece, Variant};
 use orbis_runtime::tables::{self, ray, Attack, CastleInfo, GridInfo, KindInfo, PromotionInfo, RulesInfo, SideInfo, Tables, NO_CELL};
 use std::collections::{BTreeMap, HashSet};
 
@@ -17,10 +17,6 @@ pub struct PathRay {
     pub heading: HeadingId,
     pub must_empty: Vec<CellId>,
     pub cells: Vec<CellId>,
-}
-
-fn rotate(headings: usize, h: HeadingId, turns: i32) -> HeadingId {
-    (h as i32 + turns).rem_euclid(headings as i32) as usize
 }
 
 /// Walks a slide from `(cell, heading)`: the cells in order, and whether it came back to `origin`.
@@ -47,7 +43,6 @@ fn slide(geo: &Geometry, avoid: u32, origin: CellId, cell: CellId, heading: Head
 /// All rays of one rule of `piece` for `side` on `origin`.
 pub fn rule_rays(v: &Variant, side: usize, piece: &Piece, rule: &crate::model::MoveRule, origin: CellId) -> Vec<PathRay> {
     let geo = v.board.geometry(piece);
-    let nh = geo.headings;
     let mut flags = match rule.mode {
         Mode::Both => ray::QUIET | ray::CAPTURE,
         Mode::MoveOnly => ray::QUIET,
@@ -62,17 +57,24 @@ pub fn rule_rays(v: &Variant, side: usize, piece: &Piece, rule: &crate::model::M
     if rule.en_passant {
         flags |= ray::EP_CAPTURE;
     }
+    if rule.across_transit {
+        flags |= ray::PASS_UNATTACKED;
+    }
     let starts: Vec<HeadingId> = match &rule.first {
         Dirs::Headings(hs) => hs.clone(),
-        Dirs::Forward(turns) => turns.iter().map(|&t| rotate(nh, v.sides[side].forward[origin], t)).collect(),
+        Dirs::Forward(turns) => turns.iter().map(|&t| v.board.rotate(v.sides[side].forward[origin], t)).collect(),
     };
     // Legs as (slides, turns, avoid); the first leg's turns are applied already through `starts`.
     let mut legs = vec![Leg { slides: rule.first_slides, turns: vec![0], avoid: rule.first_avoid }];
     legs.extend(rule.legs.iter().map(|l| Leg { slides: l.slides, turns: l.turns.clone(), avoid: l.avoid }));
-    let walk = Walk { geo: &geo, leap: rule.leap, flags, origin, legs: &legs };
+    let walk = Walk { board: &v.board, geo: &geo, leap: rule.leap, flags, origin, legs: &legs };
     let mut out = Vec::new();
     for h0 in starts {
         walk.expand(h0, 0, origin, h0, &mut Vec::new(), &mut out);
+    }
+    if rule.across_transit {
+        // Only paths whose every passed cell is a transit cell (and that pass at least one).
+        out.retain(|r| !r.must_empty.is_empty() && r.must_empty.iter().all(|&c| v.board.cells[c].transit));
     }
     out
 }
@@ -85,6 +87,7 @@ struct Leg {
 
 /// One rule being walked from one origin.
 struct Walk<'a> {
+    board: &'a Board,
     geo: &'a Geometry<'a>,
     leap: bool,
     flags: u8,
@@ -97,9 +100,16 @@ impl Walk<'_> {
     fn expand(&self, h0: HeadingId, leg: usize, cell: CellId, heading: HeadingId, passed: &mut Vec<CellId>, out: &mut Vec<PathRay>) {
         let Leg { slides, turns, avoid } = &self.legs[leg];
         let last = leg + 1 == self.legs.len();
-        let must_empty = |passed: &Vec<CellId>| if self.leap { Vec::new() } else { passed.clone() };
+        // `across-transit` keeps the passed cells even on a leap: they are checked for attacks.
+        let must_empty = |passed: &Vec<CellId>| {
+            if self.leap && self.flags & ray::PASS_UNATTACKED == 0 {
+                Vec::new()
+            } else {
+                passed.clone()
+            }
+        };
         for &t in turns {
-            let h = if leg == 0 { heading } else { rotate(self.geo.headings, heading, t) };
+            let h = if leg == 0 { heading } else { self.board.rotate(heading, t) };
             if *slides {
                 let (cells, returns) = slide(self.geo, *avoid, self.origin, cell, h);
                 if last {
@@ -152,6 +162,7 @@ pub fn lower(v: &Variant) -> Tables {
             cell_at: g.cell_at.iter().map(|c| c.map_or(NO_CELL, |c| c as u16)).collect(),
         }),
         step: board.step.iter().map(|s| s.map_or((NO_CELL, 0), |(c, h)| (c as u16, h as u8))).collect(),
+        transit: board.cells.iter().enumerate().filter(|(_, c)| c.transit).map(|(i, _)| i as u16).collect(),
         kinds: v
             .pieces
             .iter()

@@ -34,11 +34,20 @@ pub struct Board {
     pub crossed: Vec<u32>,
     /// Seam names by bit: `wrap` (the `wrap files` join) first, then the declared seams in order.
     pub seams: Vec<String>,
+    /// The heading rings in order, each in its declared (compass) order.
+    pub rings: Vec<Vec<HeadingId>>,
 }
 
 impl Board {
     pub fn step(&self, cell: CellId, heading: HeadingId) -> Option<(CellId, HeadingId)> {
         self.step[cell * self.headings.len() + heading]
+    }
+
+    /// `h` turned by `k` places within its ring.
+    pub fn rotate(&self, h: HeadingId, k: i32) -> HeadingId {
+        let ring = &self.rings[self.headings[h].ring];
+        let pos = ring.iter().position(|&x| x == h).unwrap_or(0) as i32;
+        ring[(pos + k).rem_euclid(ring.len() as i32) as usize]
     }
 
     /// The step function a piece moves by: its own when seams were declared `for` it.
@@ -82,12 +91,16 @@ pub struct Cell {
     pub name: String,
     /// Grid coordinates (file index, rank index), if the cell is on a grid.
     pub coords: Option<(i32, i32)>,
+    /// Pieces cross it but never stop on it (`transit`).
+    pub transit: bool,
 }
 
 #[derive(Debug, Clone)]
 pub struct Heading {
     pub name: String,
     pub vector: Option<(i32, i32)>,
+    /// The ring (headings block) it belongs to: `turn` rotates within a ring.
+    pub ring: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -124,6 +137,8 @@ pub struct MoveRule {
     pub leap: bool,
     pub en_passant_target: bool,
     pub en_passant: bool,
+    /// The cells passed must be transit cells, and not attacked when the move is made.
+    pub across_transit: bool,
     /// The first leg's headings. `Forward` is resolved per side and cell at lowering.
     pub first: Dirs,
     pub first_slides: bool,

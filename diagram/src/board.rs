@@ -324,3 +324,58 @@ impl<'t> Board<'t> {
         rings && pole(Edge::Top) && pole(Edge::Bottom)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use orbis_runtime::tables::GridInfo;
+
+    /// A 4 × 2 cylinder (files wrap) with the four orthogonal headings, built by hand.
+    fn cylinder() -> Tables {
+        let (w, h) = (4i32, 2i32);
+        let headings = ["N", "E", "S", "W"];
+        let vec = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+        let mut step = Vec::new();
+        for y in 0..h {
+            for x in 0..w {
+                for v in vec {
+                    let (nx, ny) = ((x + v.0).rem_euclid(w), y + v.1);
+                    let d = vec.iter().position(|&u| u == v).unwrap() as u8;
+                    step.push(if (0..h).contains(&ny) { ((ny * w + nx) as u16, d) } else { (NO_CELL, 0) });
+                }
+            }
+        }
+        Tables {
+            name: "cylinder".into(),
+            cells: ["a1", "b1", "c1", "d1", "a2", "b2", "c2", "d2"].map(String::from).to_vec(),
+            headings: headings.map(String::from).to_vec(),
+            grid: Some(GridInfo {
+                width: 4,
+                height: 2,
+                files: ["a", "b", "c", "d"].map(String::from).to_vec(),
+                ranks: ["1", "2"].map(String::from).to_vec(),
+                cell_at: (0..8).collect(),
+            }),
+            step,
+            ..Tables::default()
+        }
+    }
+
+    #[test]
+    fn vectors_seams_and_neighbours_come_from_the_step_function() {
+        let t = cylinder();
+        let b = Board::new(&t).unwrap();
+        assert_eq!(b.vectors, vec![Some((0, 1)), Some((1, 0)), Some((0, -1)), Some((-1, 0))]);
+        // d1 E → a1 is a seam; a1 E → b1 is not.
+        assert!(!b.is_plain(3, 1, 0));
+        assert!(b.is_plain(0, 1, 1));
+        assert_eq!(b.seam_groups.len(), 2);
+        assert_eq!(b.seam_description(&b.seam_groups[0]), "right edge (file d) → left edge (file a): E stays E");
+        assert_eq!(b.edge_steps.iter().filter(|s| s.group == 0).count(), 2);
+        // Beyond the right edge: a, then b; beyond the top: nothing.
+        assert_eq!(b.virtual_cell(4, 0).map(|v| b.name(v.0).to_string()), Some("a1".into()));
+        assert_eq!(b.virtual_cell(5, 1).map(|v| b.name(v.0).to_string()), Some("b2".into()));
+        assert_eq!(b.virtual_cell(0, 2), None);
+        assert!(!b.has_poles());
+    }
+}

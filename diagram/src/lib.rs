@@ -166,7 +166,9 @@ fn trim_lines(s: &str) -> String {
 }
 
 /// Pieces per cell, unmoved cells, and the position's text when one was given.
-fn position_state(engine: &Engine, text: Option<&str>) -> Result<(Vec<Option<Piece>>, Vec<bool>, Option<String>), String> {
+type PositionState = (Vec<Option<Piece>>, Vec<bool>, Option<String>);
+
+fn position_state(engine: &Engine, text: Option<&str>) -> Result<PositionState, String> {
     match engine {
         Engine::Narrow(g) => state(g, text),
         Engine::Medium(g) => state(g, text),
@@ -174,7 +176,7 @@ fn position_state(engine: &Engine, text: Option<&str>) -> Result<(Vec<Option<Pie
     }
 }
 
-fn state<B: CellSet>(g: &Game<B>, text: Option<&str>) -> Result<(Vec<Option<Piece>>, Vec<bool>, Option<String>), String> {
+fn state<B: CellSet>(g: &Game<B>, text: Option<&str>) -> Result<PositionState, String> {
     let pos = match text {
         Some(t) => Position::parse(g, t).map_err(|e| e.to_string())?,
         None => Position::start(g),

@@ -170,7 +170,7 @@ fn search(b: &Board, from: (usize, usize), fixed: bool, passed: &[u16], target: 
                 w.push(Step { from: cell, heading: h, to: c, arrival: h2 });
                 if c == target {
                     let score = w[..w.len() - 1].iter().filter(|s| passed.contains(&(s.to as u16))).count();
-                    if best.as_ref().map_or(true, |(s, _)| score > *s) {
+                    if best.as_ref().is_none_or(|(s, _)| score > *s) {
                         best = Some((score, w));
                     }
                 } else if next.len() < 20_000 {

@@ -130,6 +130,7 @@ struct Doc {
 }
 
 impl Doc {
+    #[allow(clippy::too_many_arguments)]
     fn text(&mut self, x: f64, y: f64, size: f64, anchor: &str, fill: &str, extra: &str, content: &str) {
         let _ = writeln!(
             self.body,
@@ -403,8 +404,10 @@ fn draw_content(doc: &mut Doc, b: &Board, geom: &Geom, scene: &Scene, s: f64) {
                 }
             }
         }
-        for line in &m.paths {
-            draw_path(doc, b, geom, line, s);
+        if scene.paths {
+            for line in &m.paths {
+                draw_path(doc, b, geom, line, s);
+            }
         }
     }
     for (c, p) in scene.pieces.iter().enumerate() {
@@ -453,7 +456,10 @@ fn draw_path(doc: &mut Doc, b: &Board, geom: &Geom, line: &crate::scene::PathLin
         (-dy / len * off, dx / len * off)
     };
     let mut markers = String::new();
-    let mut last: Option<((f64, f64), (f64, f64), String)> = None;
+    // The last segment drawn (from, to, colour), for the arrowhead.
+    type Segment = ((f64, f64), (f64, f64), String);
+    let mut last: Option<Segment> = None;
+    let _ = writeln!(doc.body, "<g stroke-width=\"{}\" stroke-linecap=\"round\" stroke-opacity=\"0.9\">", n(width));
     for st in &line.steps {
         let (Some(a), Some(c)) = (&geom.cells[st.from], &geom.cells[st.to]) else { continue };
         let colour = heading_colour(b, st.heading);
@@ -462,8 +468,8 @@ fn draw_path(doc: &mut Doc, b: &Board, geom: &Geom, line: &crate::scene::PathLin
             let o = shift(p, q);
             let _ = writeln!(
                 doc.body,
-                "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{colour}\" stroke-width=\"{}\" stroke-linecap=\"round\" stroke-opacity=\"0.9\"/>",
-                n(p.0 + o.0), n(p.1 + o.1), n(q.0 + o.0), n(q.1 + o.1), n(width)
+                "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{colour}\"/>",
+                n(p.0 + o.0), n(p.1 + o.1), n(q.0 + o.0), n(q.1 + o.1)
             );
             (p.0 + o.0, p.1 + o.1)
         };
@@ -492,6 +498,7 @@ fn draw_path(doc: &mut Doc, b: &Board, geom: &Geom, line: &crate::scene::PathLin
             }
         }
     }
+    doc.body.push_str("</g>\n");
     // An arrowhead where the ray ends.
     if let Some((p, q, colour)) = last {
         let (dx, dy) = (q.0 - p.0, q.1 - p.1);
@@ -578,7 +585,7 @@ fn legends(doc: &mut Doc, b: &Board, scene: &Scene, x: f64, y: f64, width: f64) 
         }
         let mut headings: Vec<usize> = Vec::new();
         let mut seam = false;
-        for line in &m.paths {
+        for line in m.paths.iter().filter(|_| scene.paths) {
             for st in &line.steps {
                 for hh in [st.heading, st.arrival] {
                     if !headings.contains(&hh) {

@@ -19,7 +19,7 @@ fn centre(s: &str, w: usize) -> String {
     if len >= w {
         return s.to_string();
     }
-    let left = (w - len + 1) / 2;
+    let left = (w - len).div_ceil(2);
     format!("{}{}{}", " ".repeat(left), s, " ".repeat(w - len - left))
 }
 
@@ -85,7 +85,9 @@ pub fn board(b: &Board, scene: &Scene) -> String {
             }
         }
     }
-    seams(b, &mut out);
+    if scene.movement.is_none() {
+        seams(b, &mut out);
+    }
     out
 }
 

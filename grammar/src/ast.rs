@@ -74,6 +74,9 @@ pub enum BoardStmt {
     Group(Group),
     Seam(Seam),
     Cells(CellsDecl),
+    /// `transit CELLS`: cells pieces cross but never stop on.
+    Transit(CellsDecl),
+    /// One link; a `link` statement with lists gives one per position.
     Link(Link),
 }
 
@@ -95,6 +98,8 @@ pub enum Labels {
 #[derive(Debug, Clone)]
 pub struct Headings {
     pub span: Span,
+    /// `headings NAME { ... }`: a named ring; the unnamed block is the main ring.
+    pub ring: Option<Name>,
     pub headings: Vec<HeadingDecl>,
 }
 
@@ -249,6 +254,8 @@ pub enum ModifierKind {
     Leap,
     EnPassantTarget,
     EnPassant,
+    /// The cells the move passes must be transit cells, none of them attacked.
+    AcrossTransit,
 }
 
 impl ModifierKind {
@@ -260,6 +267,7 @@ impl ModifierKind {
             ModifierKind::Leap => "leap",
             ModifierKind::EnPassantTarget => "en-passant-target",
             ModifierKind::EnPassant => "en-passant",
+            ModifierKind::AcrossTransit => "across-transit",
         }
     }
 }

@@ -188,7 +188,8 @@ fn describe_rule(rule: Rule) -> &'static str {
         Rule::kw_heading => "`heading`",
         Rule::kw_same | Rule::same => "`same`",
         Rule::kw_cells | Rule::cells_decl | Rule::zone_cells => "`cells`",
-        Rule::kw_link | Rule::link => "`link`",
+        Rule::kw_link | Rule::link | Rule::link_part => "`link`",
+        Rule::kw_transit | Rule::transit => "`transit`",
         Rule::kw_royal | Rule::royal => "`royal`",
         Rule::kw_resets | Rule::resets_clock => "`resets-clock`",
         Rule::kw_then => "`then`",
@@ -239,7 +240,7 @@ fn describe_rule(rule: Rule) -> &'static str {
         Rule::add_op => "`+` or `-`",
         Rule::mul_op => "`*`, `/` or `mod`",
         Rule::piece_rule => "a piece rule",
-        Rule::modifier => "a modifier (`move-only`, `capture-only`, `initial`, `leap`, `en-passant-target`, `en-passant`)",
+        Rule::modifier => "a modifier (`move-only`, `capture-only`, `initial`, `leap`, `en-passant-target`, `en-passant`, `across-transit`)",
         Rule::dirs => "a heading, group, `all` or `forward`",
         Rule::dir_set => "`{ HEADING ... }`",
         Rule::symbol => "a piece symbol (one upper-case letter)",
@@ -313,6 +314,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_same
             | Rule::kw_cells
             | Rule::kw_link
+            | Rule::kw_transit
             | Rule::kw_royal
             | Rule::kw_resets
             | Rule::kw_then
@@ -430,7 +432,9 @@ fn build_board(pair: Pair<Rule>) -> Result<Board, SyntaxError> {
             Rule::wrap => BoardStmt::Wrap(stmt_span),
             Rule::headings => {
                 let mut headings = Vec::new();
-                for decl in Children::of(stmt).rest() {
+                let mut children = Children::of(stmt);
+                let ring = children.next_if(Rule::ident).map(|p| name_of(&p));
+                for decl in children.rest() {
                     let decl_span = span_of(&decl);
                     let mut c = Children::of(decl);
                     let name = c.name()?;
@@ -446,7 +450,7 @@ fn build_board(pair: Pair<Rule>) -> Result<Board, SyntaxError> {
                     };
                     headings.push(HeadingDecl { span: decl_span, name, vector });
                 }
-                BoardStmt::Headings(Headings { span: stmt_span, headings })
+                BoardStmt::Headings(Headings { span: stmt_span, ring, headings })
             }
             Rule::group => {
                 let mut c = Children::of(stmt);
@@ -475,14 +479,43 @@ fn build_board(pair: Pair<Rule>) -> Result<Board, SyntaxError> {
                 BoardStmt::Cells(CellsDecl { span: stmt_span, cells })
             }
             Rule::link => {
-                let mut c = Children::of(stmt);
-                BoardStmt::Link(Link {
-                    span: stmt_span,
-                    from: c.name()?,
-                    from_heading: c.name()?,
-                    to: c.name()?,
-                    to_heading: c.name()?,
-                })
+                let mut parts = Vec::new();
+                for part in Children::of(stmt).rest() {
+                    let inner = Children::of(part).next()?;
+                    parts.push(match inner.as_rule() {
+                        Rule::dir_set => (span_of(&inner), Children::of(inner).rest().map(|p| name_of(&p)).collect::<Vec<_>>(), true),
+                        _ => (span_of(&inner), vec![name_of(&inner)], false),
+                    });
+                }
+                let lists: Vec<&(Span, Vec<Name>, bool)> = parts.iter().filter(|p| p.2).collect();
+                let n = lists.first().map_or(1, |l| l.1.len());
+                if let Some(bad) = lists.iter().find(|l| l.1.len() != n) {
+                    return Err(SyntaxError {
+                        span: bad.0,
+                        message: format!("the lists of a `link` must be equally long: this one has {}, the first {n}", bad.1.len()),
+                    });
+                }
+                if parts.len() != 4 {
+                    return Err(internal(stmt_span));
+                }
+                let pick = |k: usize, i: usize| -> Name {
+                    let (_, names, list) = &parts[k];
+                    if *list { names[i].clone() } else { names[0].clone() }
+                };
+                for i in 0..n {
+                    statements.push(BoardStmt::Link(Link {
+                        span: stmt_span,
+                        from: pick(0, i),
+                        from_heading: pick(1, i),
+                        to: pick(2, i),
+                        to_heading: pick(3, i),
+                    }));
+                }
+                continue;
+            }
+            Rule::transit => {
+                let cells = Children::of(stmt).rest().map(|p| name_of(&p)).collect();
+                BoardStmt::Transit(CellsDecl { span: stmt_span, cells })
             }
             _ => return Err(internal(stmt_span)),
         });
@@ -630,6 +663,7 @@ fn build_rule(pair: Pair<Rule>) -> Result<Rule_, SyntaxError> {
                     "leap" => ModifierKind::Leap,
                     "en-passant-target" => ModifierKind::EnPassantTarget,
                     "en-passant" => ModifierKind::EnPassant,
+                    "across-transit" => ModifierKind::AcrossTransit,
                     _ => return Err(internal(child_span)),
                 };
                 modifiers.push(Modifier { span: child_span, kind });

@@ -18,7 +18,7 @@ use crate::tables::{
 /// First four bytes of every table file.
 pub const MAGIC: [u8; 4] = *b"ORBT";
 /// The only layout this build reads and writes. Any layout change bumps it.
-pub const FORMAT_VERSION: u16 = 1;
+pub const FORMAT_VERSION: u16 = 2;
 /// Bytes before the payload: magic, version, flags, payload length, checksum.
 pub const HEADER_LEN: usize = 16;
 /// At most this many colored kinds (`sides * kinds`): a set of them is a `u64`.
@@ -26,7 +26,14 @@ pub const MAX_COLORED_KINDS: usize = 64;
 
 /// Every ray flag this version knows; other bits are rejected rather than ignored.
 const KNOWN_RAY_FLAGS: u8 =
-    ray::QUIET | ray::CAPTURE | ray::INITIAL | ray::EP_TARGET | ray::EP_CAPTURE | ray::SLIDE | ray::RETURNS;
+    ray::QUIET
+        | ray::CAPTURE
+        | ray::INITIAL
+        | ray::EP_TARGET
+        | ray::EP_CAPTURE
+        | ray::SLIDE
+        | ray::RETURNS
+        | ray::PASS_UNATTACKED;
 
 /// Kind flag bits in the file.
 const KIND_ROYAL: u8 = 1;
@@ -121,6 +128,7 @@ impl Tables {
             w.u16(cell);
             w.u8(heading);
         }
+        w.u16s(&self.transit);
         w.count(self.kinds.len());
         for k in &self.kinds {
             w.str(&k.name);
@@ -336,6 +344,10 @@ impl Tables {
                     format!("arrival heading {h} is out of range ({n_headings} headings)"),
                 ));
             }
+        }
+
+        for (i, &c) in self.transit.iter().enumerate() {
+            check_cell(&|| format!("transit cell {i}"), c)?;
         }
 
         if let Some(g) = &self.grid {
@@ -690,6 +702,9 @@ fn read_payload(r: &mut Reader) -> Result<Tables, FormatError> {
     let n = r.count(3)?;
     let step = (0..n).map(|_| Ok((r.u16()?, r.u8()?))).collect::<Result<Vec<_>, FormatError>>()?;
 
+    r.section = "transit";
+    let transit = r.u16s()?;
+
     r.section = "kinds";
     let n = r.count(9)?;
     let mut kinds = Vec::with_capacity(n);
@@ -798,6 +813,7 @@ fn read_payload(r: &mut Reader) -> Result<Tables, FormatError> {
         headings,
         grid,
         step,
+        transit,
         kinds,
         sides,
         rules,

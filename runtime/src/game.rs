@@ -72,6 +72,8 @@ pub struct Game<B> {
     /// Per colored kind.
     pub royal: Vec<bool>,
     pub resets_clock: Vec<bool>,
+    /// Cells pieces cross but never stop on.
+    pub transit: B,
     pub zobrist: Zobrist,
 }
 
@@ -211,7 +213,9 @@ impl<B: CellSet> Game<B> {
         }
 
         let side_cks = (0..sides).map(|s| (((1u128 << kinds) - 1) as u64) << (s * kinds)).collect();
+        let transit = B::from_cells(tables.transit.iter().map(|&c| c as usize));
         Game {
+            transit,
             side_cks,
             cells,
             kinds,

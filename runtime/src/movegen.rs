@@ -68,6 +68,9 @@ impl<B: CellSet> Position<B> {
                 if r.must_empty.intersects(self.occupied) {
                     continue;
                 }
+                if f & ray::PASS_UNATTACKED != 0 && r.must_empty.iter().any(|c| self.attacked_by_enemy(game, c, us)) {
+                    continue;
+                }
                 let cells = game.cells_of(r.cells);
                 if f & ray::SLIDE != 0 {
                     let mut blocked = false;
@@ -112,7 +115,8 @@ impl<B: CellSet> Position<B> {
                     }
                 }
             }
-            for to in quiet.or(capture).iter() {
+            // A move never ends on a transit cell (rays reach them for attacks only).
+            for to in quiet.and_not(game.transit).or(capture).iter() {
                 self.push(game, ck, from, to, MoveKind::Normal, 0, out);
             }
             if stationary {

@@ -179,10 +179,14 @@ impl<B: CellSet> Position<B> {
         err(format!("en-passant cell {} but no piece can just have passed it", game.cell_name(cell as u16)))
     }
 
-    /// Writes FEN (grid boards with two sides only).
+    /// Writes FEN (grid boards with two sides only, and no piece off the grid).
     pub fn to_fen(&self, game: &Game<B>) -> Option<String> {
         let grid = game.tables.grid.as_ref()?;
         if game.sides != 2 {
+            return None;
+        }
+        let on_grid = B::from_cells(grid.cell_at.iter().filter(|&&c| c != NO_CELL).map(|&c| c as usize));
+        if !self.occupied.and_not(on_grid).is_empty() {
             return None;
         }
         let (w, h) = (grid.width as usize, grid.height as usize);
@@ -353,6 +357,9 @@ impl<B: CellSet> Position<B> {
     /// Rejects positions that cannot arise: a side without its royal piece, the side not to move
     /// in check, a promoting piece standing in its promotion zone.
     pub fn check(&self, game: &Game<B>) -> Result<(), PositionError> {
+        if let Some(c) = self.occupied.and(game.transit).iter().next() {
+            return err(format!("{} is a transit cell: no piece can stand there", game.cell_name(c as u16)));
+        }
         let any_royal = game.tables.kinds.iter().any(|k| k.royal);
         for s in 0..game.sides {
             if any_royal && self.royals(game, s).is_empty() {

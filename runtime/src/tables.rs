@@ -19,6 +19,8 @@ pub struct Tables {
     pub grid: Option<GridInfo>,
     /// `step[cell * headings.len() + heading]` = `(cell, heading)` on arrival, or `(NO_CELL, 0)`.
     pub step: Vec<(u16, u8)>,
+    /// Cells pieces cross but never stop on (never occupied; may be attacked).
+    pub transit: Vec<u16>,
     pub kinds: Vec<KindInfo>,
     pub sides: Vec<SideInfo>,
     pub rules: RulesInfo,
@@ -119,6 +121,8 @@ pub mod ray {
     pub const SLIDE: u8 = 32;
     /// The slide comes back to its own start after its last cell (a closed line).
     pub const RETURNS: u8 = 64;
+    /// The `must_empty` cells (transit cells) must also not be attacked by an enemy.
+    pub const PASS_UNATTACKED: u8 = 128;
 }
 
 /// One way a piece on a cell can move: cells that must be empty first, then the destinations in

@@ -29,10 +29,14 @@ pub fn engine(path: &str) -> Engine {
     Engine::new(tables(path)).expect("engine loads")
 }
 
+/// The game of an example of at most 64 cells.
 pub fn game(path: &str) -> Game<u64> {
-    let t = tables(path);
-    t.validate().expect("valid tables");
-    Game::new(t)
+    Game::new(tables(path))
+}
+
+/// The game of an example of at most 128 cells.
+pub fn game128(path: &str) -> Game<u128> {
+    Game::new(tables(path))
 }
 
 pub fn exists(path: &str) -> bool {
@@ -65,12 +69,14 @@ pub fn ray_cells(t: &Tables, piece: &str, from: &str, h: &str) -> (Vec<String>, 
     (cells, r.flags)
 }
 
-/// Every destination of the white `piece` on `from` on an otherwise empty board.
+/// Every destination of the white `piece` on `from` on an otherwise empty board (transit cells,
+/// which rays reach but moves never end on, excluded).
 pub fn destinations(t: &Tables, piece: &str, from: &str) -> BTreeSet<String> {
     let i = kind(t, piece) * t.cells.len() + cell(t, from);
     t.rays[t.ray_index[i] as usize..t.ray_index[i + 1] as usize]
         .iter()
         .flat_map(|r| t.pool[r.cells.0 as usize..r.cells.1 as usize].iter())
+        .filter(|c| !t.transit.contains(c))
         .map(|&c| t.cells[c as usize].clone())
         .collect()
 }
@@ -96,7 +102,7 @@ pub fn walk(t: &Tables, from: usize, h: usize, steps: usize) -> Vec<(usize, usiz
 }
 
 /// The legal moves of a position, in notation.
-pub fn legal(game: &Game<u64>, position: &str) -> BTreeSet<String> {
+pub fn legal<B: orbis_runtime::CellSet>(game: &Game<B>, position: &str) -> BTreeSet<String> {
     let mut pos = Position::parse(game, position).unwrap_or_else(|e| panic!("{position}: {e}"));
     let mut moves = Vec::new();
     pos.legal_moves(game, &mut moves);

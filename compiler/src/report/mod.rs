@@ -69,11 +69,13 @@ impl<'a> Ctx<'a> {
                         if r.flags & ray::INITIAL != 0 {
                             continue;
                         }
+                        // Transit cells are passed, never stopped on.
+                        let stops = r.cells.iter().copied().filter(|&c| !v.board.cells[c].transit);
                         if r.flags & ray::QUIET != 0 {
-                            m.extend(r.cells.iter().copied());
+                            m.extend(stops.clone());
                         }
                         if r.flags & ray::CAPTURE != 0 {
-                            a.extend(r.cells.iter().copied());
+                            a.extend(stops);
                         }
                     }
                     per_cell.push(list);

@@ -1,7 +1,7 @@
 //! Pieces: for each piece and side, on an otherwise empty board.
 //!
 //! - Mobility: the number of cells the piece can move to (quiet rays of a piece that has moved)
-//!   from each cell it can stand on (every cell but its own promotion zone): min, mean, max and
+//!   from each cell it can stand on (every cell but transit cells and its own promotion zone): min, mean, max and
 //!   where the extremes are. Attacked cells likewise when they differ from the moves.
 //! - Binding classes: the connected components of the piece's move-and-capture graph. A piece never
 //!   leaves its class; two classes that are the two colours of the grid make it colour-bound.
@@ -69,7 +69,7 @@ pub fn analyze(ctx: &Ctx, texts: &RuleTexts) -> Vec<PieceFacts> {
     let mut out = Vec::new();
     for side in 0..v.sides.len() {
         for (piece, p) in v.pieces.iter().enumerate() {
-            let stand: Vec<CellId> = (0..ncells).filter(|&c| !ctx.promotes_on(side, piece, c)).collect();
+            let stand: Vec<CellId> = (0..ncells).filter(|&c| !v.board.cells[c].transit && !ctx.promotes_on(side, piece, c)).collect();
             let moves = &ctx.moves[side][piece];
             let attacks = &ctx.attacks[side][piece];
             let mobility = stats(&stand, |c| moves[c].len());
@@ -106,7 +106,7 @@ pub fn analyze(ctx: &Ctx, texts: &RuleTexts) -> Vec<PieceFacts> {
                         if *ri != i {
                             continue;
                         }
-                        for &d in &r.cells {
+                        for &d in r.cells.iter().filter(|&&d| !v.board.cells[d].transit) {
                             n += 1;
                             let back = !ctx.promotes_on(side, piece, d) && ctx.any_dest(side, piece, d).any(|x| x == o);
                             if !back {

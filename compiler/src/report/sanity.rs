@@ -8,8 +8,8 @@
 //!   and whether the `empty` and `safe` lists cover the cells those lines pass.
 //! - Royal pieces: whether any enemy piece (present or promotable) can ever attack a cell the royal
 //!   piece can stand on; one that can never be checked makes check and checkmate impossible.
-//! - Transit cells: cells pieces pass but never stop on; each should be crossed by some move. The
-//!   model has no transit cells yet; [`transit`] is ready for them.
+//! - Transit cells: cells pieces pass but never stop on; each should be crossed by some move (a
+//!   cell a ray must pass, or a slide passes before its last cell).
 
 use serde_json::{json, Value};
 
@@ -191,8 +191,8 @@ pub fn analyze(ctx: &Ctx) -> Sanity {
             royals.push(RoyalFact { side: s, piece: p, checked_by });
         }
     }
-    // The model has no transit cells yet.
-    let transit = transit(ctx, &[]);
+    let transit_cells: Vec<CellId> = (0..ncells).filter(|&c| v.board.cells[c].transit).collect();
+    let transit = transit(ctx, &transit_cells);
     Sanity { promotions, immobile, never_move, castles, royals, transit }
 }
 

@@ -6,7 +6,7 @@
 //! - Closed lines: cycles of the step map. A slide along one comes back to its start. Lines are
 //!   counted once whichever way and wherever they are entered; the length is the number of steps
 //!   (a line that doubles back on itself passes cells twice).
-//! - Cells no piece can reach: no piece of any side can ever stand there (moves on an empty board
+//! - Cells no piece can reach: no piece of any side can ever stand there (transit cells aside) (moves on an empty board
 //!   from the setup, promotions included).
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -139,7 +139,7 @@ pub fn analyze(ctx: &Ctx) -> Topology {
     lines.sort_by(|a, b| (&a.kind, a.length, a.start, a.heading).cmp(&(&b.kind, b.length, b.start, b.heading)));
 
     let unreachable = (0..ncells)
-        .filter(|&c| !ctx.reach.iter().any(|side| side.iter().any(|piece| piece[c])))
+        .filter(|&c| !board.cells[c].transit && !ctx.reach.iter().any(|side| side.iter().any(|piece| piece[c])))
         .collect();
     Topology { self_adjacent, irreversible, lines, unreachable }
 }
