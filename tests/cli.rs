@@ -367,8 +367,9 @@ fn damaged_tables_are_refused_with_a_reason() {
     table_fails("flipped.orbt", &flipped, &["checksum"]);
 
     let mut version = good.clone();
-    version[4..6].copy_from_slice(&2u16.to_le_bytes());
-    table_fails("version.orbt", &version, &["version 2", "recompile"]);
+    let next = orbis_runtime::format::FORMAT_VERSION + 1;
+    version[4..6].copy_from_slice(&next.to_le_bytes());
+    table_fails("version.orbt", &version, &[&format!("version {next}"), "recompile"]);
 
     let mut flags = good.clone();
     flags[6] = 1;

@@ -357,6 +357,6 @@ fn rules_that_never_apply_are_warnings_at_their_source() {
     let r = orbis_compiler::report(&checked).expect("a variant");
     // The black king can be checked: the white rook sweeps rank 1, which it can reach.
     assert!(!text.contains("royal black King"));
-    assert_eq!(r.warnings.len(), 4, "{:?}", r.warnings);
+    assert_eq!(r.warnings.len(), 6, "{:?}", r.warnings);
     assert!(r.sanity.promotions[0].reachable.is_empty());
 }

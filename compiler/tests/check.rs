@@ -2,15 +2,19 @@
 
 use orbis_compiler::check;
 
+/// The example's path (includes are resolved against it) and its text.
+fn full(path: &str) -> String {
+    format!("{}/../examples/{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
 fn example(path: &str) -> String {
-    let full = format!("{}/../examples/{path}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
+    std::fs::read_to_string(full(path)).unwrap_or_else(|e| panic!("{}: {e}", full(path)))
 }
 
 #[test]
 fn examples_check_clean_without_warnings() {
     for path in ["orthodox.orbis", "cylindrical.orbis", "spherical/nadvorney.orbis"] {
-        let checked = check(path, &example(path));
+        let checked = check(&full(path), &example(path));
         assert!(checked.diagnostics.is_empty(), "{path}:\n{}", checked.render(false));
         let variant = checked.variant.expect("a variant");
         assert_eq!(variant.board.cells.len(), 64);
@@ -20,7 +24,7 @@ fn examples_check_clean_without_warnings() {
 
 #[test]
 fn nadvorney_poles_reverse() {
-    let variant = check("n", &example("spherical/nadvorney.orbis")).variant.expect("checks");
+    let variant = check(&full("spherical/nadvorney.orbis"), &example("spherical/nadvorney.orbis")).variant.expect("checks");
     let board = &variant.board;
     let cell = |n: &str| board.cells.iter().position(|c| c.name == n).expect("cell");
     let heading = |n: &str| board.headings.iter().position(|h| h.name == n).expect("heading");

@@ -10,7 +10,7 @@ use std::fmt::Write;
 use crate::tables::{ray, Attack, Outcome, Tables, NO_CELL};
 
 /// Ray flags in the order they are printed, with their words.
-const RAY_FLAG_WORDS: [(u8, &str); 7] = [
+const RAY_FLAG_WORDS: [(u8, &str); 8] = [
     (ray::SLIDE, "slide"),
     (ray::QUIET, "quiet"),
     (ray::CAPTURE, "capture"),
@@ -18,6 +18,7 @@ const RAY_FLAG_WORDS: [(u8, &str); 7] = [
     (ray::EP_TARGET, "ep-target"),
     (ray::EP_CAPTURE, "ep-capture"),
     (ray::RETURNS, "returns"),
+    (ray::PASS_UNATTACKED, "pass-unattacked"),
 ];
 
 /// The whole table as text. See the module doc.
@@ -126,6 +127,10 @@ fn write_all(out: &mut String, t: &Tables) -> std::fmt::Result {
     }
 
     writeln!(out, "headings: {}", t.headings.join(" "))?;
+    if !t.transit.is_empty() {
+        let names: Vec<&str> = t.transit.iter().map(|&c| t.cells.get(c as usize).map_or("?", String::as_str)).collect();
+        writeln!(out, "transit: {}", names.join(" "))?;
+    }
 
     writeln!(out, "steps:")?;
     for c in 0..n_cells {
@@ -282,6 +287,7 @@ mod tests {
             }),
             // a E -> b, a W -> b arriving E (a seam), b E -> off, b W -> a.
             step: vec![(b, 0), (b, 0), (NO_CELL, 0), (a, 1)],
+            transit: vec![],
             kinds: vec![KindInfo { name: "King".into(), symbol: 'K', royal: true, resets_clock: false }],
             sides: vec![
                 SideInfo {

@@ -110,6 +110,7 @@ fn sample() -> Tables {
             cell_at: (0..(W * W) as u16).collect(),
         }),
         step: step_fn,
+        transit: vec![],
         kinds: vec![
             KindInfo { name: "King".into(), symbol: 'K', royal: true, resets_clock: false },
             KindInfo { name: "Pawn".into(), symbol: 'P', royal: false, resets_clock: true },
@@ -252,11 +253,11 @@ fn header_errors() {
     assert!(matches!(Tables::from_bytes(b"OX"), Err(FormatError::BadMagic { .. })));
 
     let mut v2 = bytes.clone();
-    v2[4..6].copy_from_slice(&2u16.to_le_bytes());
+    v2[4..6].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
     let err = Tables::from_bytes(&v2).unwrap_err();
-    assert_eq!(err, FormatError::UnsupportedVersion { found: 2 });
-    assert!(err.to_string().contains("version 2"), "{err}");
-    assert!(err.to_string().contains("reads version 1"), "{err}");
+    assert_eq!(err, FormatError::UnsupportedVersion { found: FORMAT_VERSION + 1 });
+    assert!(err.to_string().contains(&format!("version {}", FORMAT_VERSION + 1)), "{err}");
+    assert!(err.to_string().contains(&format!("reads version {FORMAT_VERSION}")), "{err}");
 
     let mut flags = bytes.clone();
     flags[6] = 1;
@@ -399,7 +400,7 @@ fn validate_names_the_field() {
         ("ray_index[3]", |t| t.ray_index[3] = 0),
         ("ray_index[36]", |t| *t.ray_index.last_mut().unwrap() += 1),
         ("ray 0", |t| t.rays[0].heading = 4),
-        ("ray 0", |t| t.rays[0].flags |= 128),
+        ("transit cell 0", |t| t.transit.push(99)),
         ("ray 0", |t| t.rays[0].must_empty = (3, 2)),
         ("ray 0", |t| t.rays[0].cells.1 += 1),
         ("pool[0]", |t| t.pool[0] = 9),
