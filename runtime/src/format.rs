@@ -24,17 +24,6 @@ pub const HEADER_LEN: usize = 16;
 /// At most this many colored kinds (`sides * kinds`): a set of them is a `u64`.
 pub const MAX_COLORED_KINDS: usize = 64;
 
-/// Every ray flag this version knows; other bits are rejected rather than ignored.
-const KNOWN_RAY_FLAGS: u8 =
-    ray::QUIET
-        | ray::CAPTURE
-        | ray::INITIAL
-        | ray::EP_TARGET
-        | ray::EP_CAPTURE
-        | ray::SLIDE
-        | ray::RETURNS
-        | ray::PASS_UNATTACKED;
-
 /// Kind flag bits in the file.
 const KIND_ROYAL: u8 = 1;
 const KIND_RESETS_CLOCK: u8 = 2;
@@ -426,12 +415,7 @@ impl Tables {
         let pool_len = self.pool.len();
         for (i, r) in self.rays.iter().enumerate() {
             let field = || format!("ray {i}");
-            if r.flags & !KNOWN_RAY_FLAGS != 0 {
-                return Err(invalid(
-                    field(),
-                    format!("unknown flag bits {:#04x}", r.flags & !KNOWN_RAY_FLAGS),
-                ));
-            }
+            // All eight flag bits have a meaning (tables.rs `ray`), so any byte is a valid set.
             if r.heading as usize >= n_headings {
                 return Err(invalid(
                     field(),
