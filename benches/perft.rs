@@ -1,10 +1,16 @@
 //! Perft speed benchmark: single-thread nodes/s on the positions named in docs/performance.md.
 //!
 //! Run with `cargo bench --bench perft` (add `-- quick` for shallower depths). Each position is
-//! counted three times; the best time is reported. The counts are checked against the expected
+//! counted several times; the best time is reported. The counts are checked against the expected
 //! values, so a fast wrong engine cannot report a speed.
+//!
+//! Two parts: the fixed cases below, then a same-depth comparison of the Spherical Chess family:
+//! perft 5 from the start of every variant file in examples/spherical/ (found by listing the
+//! directory, libraries left out), next to orthodox and cylindrical, each with its cost per node
+//! relative to orthodox (orthodox nodes/s divided by the version's; the goal is at most 1.25).
 
 use orbis_runtime::{Engine, Tables};
+use std::path::Path;
 use std::time::Instant;
 
 struct Case {
@@ -31,13 +37,55 @@ const CASES: &[Case] = &[
     Case { name: "nadvorney start", file: "examples/spherical/nadvorney.orbis", position: None, depth: 5, quick_depth: 4, expected: None },
 ];
 
-fn engine(file: &str) -> Engine {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
-    let source = std::fs::read_to_string(&path).expect("example exists");
+/// Depth of the family comparison (one less with `quick`), and the published orthodox count there.
+const FAMILY_DEPTH: usize = 5;
+const ORTHODOX_PERFT_5: u64 = 4_865_609;
+const ORTHODOX_PERFT_4: u64 = 197_281;
+/// Runs per family position (each takes a tenth of a second or so; best time kept).
+const FAMILY_RUNS: usize = 5;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The checked tables of a variant file, round-tripped through the binary format; `None` for a
+/// library file.
+fn tables(file: &str) -> Option<Tables> {
+    let source = std::fs::read_to_string(root().join(file)).expect("example exists");
     let checked = orbis_compiler::check(file, &source);
+    if checked.library {
+        return None;
+    }
     let variant = checked.variant.unwrap_or_else(|| panic!("{file} does not check"));
-    let tables = Tables::from_bytes(&orbis_compiler::lower::lower(&variant).to_bytes()).expect("tables load");
-    Engine::new(tables).expect("engine")
+    Some(Tables::from_bytes(&orbis_compiler::lower::lower(&variant).to_bytes()).expect("tables load"))
+}
+
+fn engine(file: &str) -> Engine {
+    Engine::new(tables(file).unwrap_or_else(|| panic!("{file} is a library"))).expect("engine")
+}
+
+/// Best of `runs` timings: (nodes, seconds).
+fn measure(engine: &Engine, position: Option<&str>, depth: usize, runs: usize) -> (u64, f64) {
+    let mut best = f64::INFINITY;
+    let mut nodes = 0;
+    for _ in 0..runs {
+        let start = Instant::now();
+        nodes = engine.perft(position, depth).expect("position");
+        best = best.min(start.elapsed().as_secs_f64());
+    }
+    (nodes, best)
+}
+
+/// The spherical versions: every variant file directly in examples/spherical/, sorted.
+fn spherical_files() -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(root().join("examples/spherical"))
+        .expect("examples/spherical")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "orbis"))
+        .map(|p| format!("examples/spherical/{}", p.file_name().unwrap().to_string_lossy()))
+        .collect();
+    files.sort();
+    files
 }
 
 fn main() {
@@ -46,16 +94,35 @@ fn main() {
     for case in CASES {
         let engine = engine(case.file);
         let depth = if quick { case.quick_depth } else { case.depth };
-        let mut best = f64::INFINITY;
-        let mut nodes = 0;
-        for _ in 0..3 {
-            let start = Instant::now();
-            nodes = engine.perft(case.position, depth).expect("position");
-            best = best.min(start.elapsed().as_secs_f64());
-        }
+        let (nodes, best) = measure(&engine, case.position, depth, 3);
         if let (Some(e), false) = (case.expected, quick) {
             assert_eq!(nodes, e, "{}: wrong count", case.name);
         }
         println!("{:<20} {:>5} {:>12} {:>9.3} {:>14.0}", case.name, depth, nodes, best, nodes as f64 / best);
+    }
+
+    // The family at one depth, relative to orthodox.
+    let depth = if quick { FAMILY_DEPTH - 1 } else { FAMILY_DEPTH };
+    println!();
+    println!("perft {depth} from the start; cost per node relative to orthodox (orthodox nodes/s / nodes/s; goal <= 1.25)");
+    println!("{:<20} {:>5} {:>5} {:>12} {:>9} {:>14} {:>6}", "position", "cells", "depth", "nodes", "seconds", "nodes/s", "cost");
+    let mut rows = vec![("orthodox".to_string(), tables("examples/orthodox.orbis").unwrap()), ("cylindrical".to_string(), tables("examples/cylindrical.orbis").unwrap())];
+    for file in spherical_files() {
+        if let Some(t) = tables(&file) {
+            let stem = Path::new(&file).file_stem().unwrap().to_string_lossy().into_owned();
+            rows.push((stem, t));
+        }
+    }
+    let mut orthodox_nps = 0.0;
+    for (name, t) in rows {
+        let cells = t.cells.len();
+        let engine = Engine::new(t).expect("engine");
+        let (nodes, best) = measure(&engine, None, depth, FAMILY_RUNS);
+        let nps = nodes as f64 / best;
+        if name == "orthodox" {
+            assert_eq!(nodes, if quick { ORTHODOX_PERFT_4 } else { ORTHODOX_PERFT_5 }, "orthodox: wrong count");
+            orthodox_nps = nps;
+        }
+        println!("{:<20} {:>5} {:>5} {:>12} {:>9.3} {:>14.0} {:>5.2}x", name, cells, depth, nodes, best, nps, orthodox_nps / nps);
     }
 }

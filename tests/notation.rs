@@ -428,3 +428,19 @@ fn engine_texts_round_trip() {
     assert_eq!(after, "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2");
     assert_eq!(e.position_text(Some(&after)).unwrap(), after);
 }
+
+/// For repetition, an en-passant cell belongs to the position only when the side to move can
+/// take there (FIDE 9.2.2), and unmoved pieces only through the castling rights they carry.
+#[test]
+fn hash_counts_only_en_passant_that_can_be_taken() {
+    let engine = common::engine("examples/orthodox.orbis");
+    let orbis_runtime::Engine::Narrow(game) = &engine else { panic!("an 8x8 board is narrow") };
+    let hash = |fen: &str| orbis_runtime::Position::parse(game, fen).unwrap().hash;
+    // No black pawn can take on e3: the same position as without the en-passant cell.
+    assert_eq!(hash("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1"), hash("4k3/8/8/8/4P3/8/8/4K3 b - - 0 1"));
+    // A black pawn on d4 can: a different position.
+    assert_ne!(hash("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1"), hash("4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1"));
+    // A king whose rooks are gone carries no right: the same position whether it moved or not.
+    let moved = engine.play(Some("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), &["Ke1-d1", "Ke8-d8", "Kd1-e1", "Kd8-e8"]).unwrap();
+    assert_eq!(hash(&moved), hash("4k3/8/8/8/8/8/8/4K3 w - - 4 3"));
+}

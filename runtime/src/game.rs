@@ -74,6 +74,10 @@ pub struct Game<B> {
     pub resets_clock: Vec<bool>,
     /// Cells pieces cross but never stop on.
     pub transit: B,
+    /// Per castling rule (all sides' in order): the king's and the rook's start.
+    pub castle_cells: Vec<(usize, usize)>,
+    /// Per cell: which colored kinds could capture en passant onto it, from where.
+    pub ep_capturers: Vec<Vec<(u8, B)>>,
     pub zobrist: Zobrist,
 }
 
@@ -88,6 +92,8 @@ pub struct Zobrist {
     pub virgin: Vec<u64>,
     /// Per cell, for en-passant targets.
     pub ep: Vec<u64>,
+    /// Per castling rule (all sides' in order), while its king and rook have not moved.
+    pub castle: Vec<u64>,
 }
 
 fn splitmix(state: &mut u64) -> u64 {
@@ -183,20 +189,21 @@ impl<B: CellSet> Game<B> {
         let resets_clock = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].resets_clock).collect();
 
         let mut seed = 0x0b15_c0de_u64;
-        let mut keys = |n: usize| (0..n).map(|_| splitmix(&mut seed)).collect::<Vec<u64>>();
+        let keys = |n: usize, seed: &mut u64| (0..n).map(|_| splitmix(seed)).collect::<Vec<u64>>();
         let mut zobrist = Zobrist {
-            piece: keys(sides * kinds * cells),
-            side: keys(sides),
-            virgin: keys(cells),
-            ep: keys(cells),
+            piece: keys(sides * kinds * cells, &mut seed),
+            side: keys(sides, &mut seed),
+            virgin: keys(cells, &mut seed),
+            ep: keys(cells, &mut seed),
+            castle: Vec::new(),
         };
         // Whether a piece has moved belongs to the position (for repetition) only where a rule
-        // depends on it: castling cells, and setup cells of kinds with `initial` moves.
+        // depends on it: setup cells of kinds with `initial` moves here, castling rights below.
         let mut matters = vec![false; cells];
+        let mut castle_cells = Vec::new();
         for (s, side) in tables.sides.iter().enumerate() {
             for c in &side.castles {
-                matters[c.king_from as usize] = true;
-                matters[c.rook_from as usize] = true;
+                castle_cells.push((c.king_from as usize, c.rook_from as usize));
             }
             for &(cell, kind) in &side.setup {
                 let i = (s * kinds + kind as usize) * cells + cell as usize;
@@ -211,10 +218,30 @@ impl<B: CellSet> Game<B> {
                 *key = 0;
             }
         }
-
+        zobrist.castle = (0..castle_cells.len()).map(|_| splitmix(&mut seed)).collect();
+        // Who could take en passant on each cell: an en passant only belongs to the position when
+        // someone can take it.
+        let mut ep_capturers: Vec<Vec<(u8, B)>> = vec![Vec::new(); cells];
+        for ck in 0..sides * kinds {
+            for origin in 0..cells {
+                let i = ck * cells + origin;
+                for r in &tables.rays[tables.ray_index[i] as usize..tables.ray_index[i + 1] as usize] {
+                    if r.flags & crate::tables::ray::EP_CAPTURE != 0 {
+                        let target = tables.pool[r.cells.0 as usize] as usize;
+                        let list = &mut ep_capturers[target];
+                        match list.iter_mut().find(|(k, _)| *k as usize == ck) {
+                            Some((_, set)) => set.insert(origin),
+                            None => list.push((ck as u8, B::single(origin))),
+                        }
+                    }
+                }
+            }
+        }
         let side_cks = (0..sides).map(|s| (((1u128 << kinds) - 1) as u64) << (s * kinds)).collect();
         let transit = B::from_cells(tables.transit.iter().map(|&c| c as usize));
         Game {
+            castle_cells,
+            ep_capturers,
             transit,
             side_cks,
             cells,

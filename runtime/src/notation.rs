@@ -256,6 +256,8 @@ impl<B: CellSet> Position<B> {
     pub fn from_general(game: &Game<B>, text: &str) -> Result<Position<B>, PositionError> {
         let mut pos = Position::empty(game);
         let mut turn = None;
+        // Applied once the pieces and the side to move are known (its hash depends on them).
+        let mut ep = None;
         let mut seen_keys: Vec<&str> = Vec::new();
         for token in text.split_whitespace() {
             let Some((key, value)) = token.split_once('=') else {
@@ -305,8 +307,7 @@ impl<B: CellSet> Position<B> {
                     for name in cells.split('+') {
                         set.insert(cell(name)? as usize);
                     }
-                    let v = cell(victim)?;
-                    pos.set_en_passant(game, set, v);
+                    ep = Some((set, cell(victim)?));
                 }
                 "clock" => pos.halfmove = value.parse().map_err(|_| PositionError(format!("clock '{value}' is not a number")))?,
                 "move" => pos.fullmove = value.parse().map_err(|_| PositionError(format!("move '{value}' is not a number")))?,
@@ -315,6 +316,9 @@ impl<B: CellSet> Position<B> {
         }
         let Some(turn) = turn else { return err("missing turn=SIDE") };
         pos.set_to_move(game, turn);
+        if let Some((cells, victim)) = ep {
+            pos.set_en_passant(game, cells, victim);
+        }
         for c in pos.virgin.iter() {
             if pos.board[c] == 0 {
                 return err(format!("virgin cell {} is empty", game.cell_name(c as u16)));

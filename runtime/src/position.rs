@@ -53,6 +53,9 @@ pub struct Position<B> {
     /// Cells that may be captured onto en passant this turn, and the piece that would be taken.
     pub ep_cells: B,
     pub ep_victim: u16,
+    /// What the en-passant cells add to `hash`: their keys when the side to move can take there,
+    /// else nothing.
+    pub ep_hash: u64,
     pub to_move: usize,
     /// Plies since the last capture or move of a `resets-clock` piece.
     pub halfmove: u32,
@@ -70,6 +73,7 @@ pub struct Undo<B> {
     pub virgin: B,
     pub ep_cells: B,
     pub ep_victim: u16,
+    pub ep_hash: u64,
     pub halfmove: u32,
     pub hash: u64,
 }
@@ -85,6 +89,7 @@ impl<B: CellSet> Position<B> {
             virgin: B::default(),
             ep_cells: B::default(),
             ep_victim: NO_CELL,
+            ep_hash: 0,
             to_move: 0,
             halfmove: 0,
             fullmove: 1,
@@ -133,20 +138,44 @@ impl<B: CellSet> Position<B> {
 
     pub fn set_virgin(&mut self, game: &Game<B>, cell: usize) {
         if !self.virgin.has(cell) {
+            let rights = self.castle_key(game, self.virgin);
             self.virgin.insert(cell);
-            self.hash ^= game.zobrist.virgin[cell];
+            self.hash ^= game.zobrist.virgin[cell] ^ rights ^ self.castle_key(game, self.virgin);
         }
     }
 
-    pub fn set_en_passant(&mut self, game: &Game<B>, cells: B, victim: u16) {
-        for c in self.ep_cells.iter() {
-            self.hash ^= game.zobrist.ep[c];
+    /// The castling rights of an unmoved-set, as hash keys.
+    fn castle_key(&self, game: &Game<B>, virgin: B) -> u64 {
+        let mut key = 0;
+        for (i, &(k, r)) in game.castle_cells.iter().enumerate() {
+            if virgin.has(k) && virgin.has(r) {
+                key ^= game.zobrist.castle[i];
+            }
         }
+        key
+    }
+
+    /// The hash keys of en-passant `cells` if the side to move can take on one of them.
+    fn ep_key(&self, game: &Game<B>, cells: B) -> u64 {
+        let capturable = cells.iter().any(|c| {
+            game.ep_capturers[c]
+                .iter()
+                .any(|&(ck, from)| ck as usize / game.kinds == self.to_move && self.by_ck[ck as usize].intersects(from))
+        });
+        if capturable {
+            cells.iter().fold(0, |key, c| key ^ game.zobrist.ep[c])
+        } else {
+            0
+        }
+    }
+
+    /// Sets the en-passant cells; call it after the side to move is set.
+    pub fn set_en_passant(&mut self, game: &Game<B>, cells: B, victim: u16) {
+        self.hash ^= self.ep_hash;
         self.ep_cells = cells;
         self.ep_victim = victim;
-        for c in cells.iter() {
-            self.hash ^= game.zobrist.ep[c];
-        }
+        self.ep_hash = if cells.is_empty() { 0 } else { self.ep_key(game, cells) };
+        self.hash ^= self.ep_hash;
     }
 
     pub fn set_to_move(&mut self, game: &Game<B>, side: usize) {
@@ -227,6 +256,7 @@ impl<B: CellSet> Position<B> {
             virgin: self.virgin,
             ep_cells: self.ep_cells,
             ep_victim: self.ep_victim,
+            ep_hash: self.ep_hash,
             halfmove: self.halfmove,
             hash: self.hash,
         };
@@ -267,13 +297,18 @@ impl<B: CellSet> Position<B> {
                 }
             }
         }
-        self.set_en_passant(game, ep_cells, ep_victim);
+        if self.virgin != undo.virgin {
+            self.hash ^= self.castle_key(game, undo.virgin) ^ self.castle_key(game, self.virgin);
+        }
         self.halfmove = if reset { 0 } else { self.halfmove + 1 };
         let next = (us + 1) % game.sides;
         if next == 0 {
             self.fullmove += 1;
         }
         self.set_to_move(game, next);
+        if !(ep_cells.is_empty() && self.ep_cells.is_empty()) {
+            self.set_en_passant(game, ep_cells, ep_victim);
+        }
         undo
     }
 
@@ -313,6 +348,7 @@ impl<B: CellSet> Position<B> {
         self.virgin = undo.virgin;
         self.ep_cells = undo.ep_cells;
         self.ep_victim = undo.ep_victim;
+        self.ep_hash = undo.ep_hash;
         self.halfmove = undo.halfmove;
         self.hash = undo.hash;
     }
@@ -328,9 +364,7 @@ impl<B: CellSet> Position<B> {
         for c in self.virgin.iter() {
             h ^= game.zobrist.virgin[c];
         }
-        for c in self.ep_cells.iter() {
-            h ^= game.zobrist.ep[c];
-        }
-        h
+        h ^= self.castle_key(game, self.virgin);
+        h ^ self.ep_key(game, self.ep_cells)
     }
 }
