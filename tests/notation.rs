@@ -185,7 +185,7 @@ fn playouts(path: &str, seed: u64, games: usize, plies: usize) -> BTreeSet<Strin
                 .copied()
                 .filter(|m| m.kind != MoveKind::Normal || m.promotion != u8::MAX || p.board[m.to as usize] != 0)
                 .collect();
-            let mv = if !special.is_empty() && rng.next() % 3 == 0 {
+            let mv = if !special.is_empty() && rng.next().is_multiple_of(3) {
                 special[rng.next() as usize % special.len()]
             } else {
                 moves[rng.next() as usize % moves.len()]

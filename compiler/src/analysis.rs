@@ -320,15 +320,7 @@ struct Irreversible {
 fn irreversible_steps(variant: &Variant, sources: &Sources, file_id: usize) -> Vec<Diagnostic<usize>> {
     let board = &variant.board;
     let nh = board.headings.len();
-    // reverse[h]: the heading with the negated vector, when vectors exist.
-    let reverse: Vec<Option<HeadingId>> = board
-        .headings
-        .iter()
-        .map(|h| {
-            let (dx, dy) = h.vector?;
-            board.headings.iter().position(|g| g.vector == Some((-dx, -dy)))
-        })
-        .collect();
+    let reverse = board.reverse_headings();
     let origin = |c: CellId, h: HeadingId| sources.step_origin.get(c * nh + h).copied().unwrap_or(StepOrigin::None);
 
     let mut groups: BTreeMap<(HeadingId, HeadingId), Vec<Irreversible>> = BTreeMap::new();

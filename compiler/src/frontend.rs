@@ -22,6 +22,9 @@ pub const MAX_COLORED_KINDS: usize = 64;
 /// How many examples a grouped diagnostic lists.
 const EXAMPLES: usize = 3;
 
+/// A step function, the seams each step crosses, and where each step came from.
+type GridSteps = (Vec<Option<(CellId, HeadingId)>>, Vec<u32>, Vec<StepOrigin>);
+
 /// Where a step of the board came from, so analysis can blame the right source line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StepOrigin {
@@ -749,7 +752,7 @@ impl Frontend {
         use_seams: &[usize],
         wrap: bool,
         report: Option<(Span, &[usize])>,
-    ) -> (Vec<Option<(CellId, HeadingId)>>, Vec<u32>, Vec<StepOrigin>) {
+    ) -> GridSteps {
         let nh = board.headings.len();
         let len = board.cells.len() * nh;
         let (mut step, mut crossed, mut origin) = (vec![None; len], vec![0u32; len], vec![StepOrigin::None; len]);

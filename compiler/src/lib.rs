@@ -74,7 +74,7 @@ pub fn report(checked: &Checked) -> Option<report::Report> {
         .filter(|d| d.severity == Severity::Warning)
         .map(|d| d.message.clone())
         .collect();
-    Some(report::build(variant, source.as_deref(), warnings))
+    Some(report::build(variant, source, warnings))
 }
 
 /// Parses, checks and analyzes a variant. `name` is the file name shown in diagnostics; it is also

@@ -43,6 +43,17 @@ impl Board {
         self.step[cell * self.headings.len() + heading]
     }
 
+    /// Per heading, the heading with the negated vector (its reverse), when vectors exist.
+    pub fn reverse_headings(&self) -> Vec<Option<HeadingId>> {
+        self.headings
+            .iter()
+            .map(|h| {
+                let (dx, dy) = h.vector?;
+                self.headings.iter().position(|g| g.vector == Some((-dx, -dy)))
+            })
+            .collect()
+    }
+
     /// `h` turned by `k` places within its ring.
     pub fn rotate(&self, h: HeadingId, k: i32) -> HeadingId {
         let ring = &self.rings[self.headings[h].ring];

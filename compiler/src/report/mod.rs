@@ -27,16 +27,19 @@ use serde_json::{json, Value};
 use crate::lower::{rule_rays, PathRay};
 use crate::model::{CellId, HeadingId, PieceId, Variant};
 
+/// Per side, piece and cell: a list of `T`.
+pub type PerPieceCell<T> = Vec<Vec<Vec<Vec<T>>>>;
+
 /// Rays of every piece of every side from every cell, on an empty board, with the facts derived
 /// from them that several analyses share.
 pub struct Ctx<'a> {
     pub v: &'a Variant,
     /// `rays[side][piece][cell]`: (rule index, ray).
-    pub rays: Vec<Vec<Vec<Vec<(usize, PathRay)>>>>,
+    pub rays: PerPieceCell<(usize, PathRay)>,
     /// `moves[side][piece][cell]`: cells a moved piece can go to on an empty board (quiet rays).
-    pub moves: Vec<Vec<Vec<Vec<CellId>>>>,
+    pub moves: PerPieceCell<CellId>,
     /// `attacks[side][piece][cell]`: cells a moved piece attacks (capturing rays).
-    pub attacks: Vec<Vec<Vec<Vec<CellId>>>>,
+    pub attacks: PerPieceCell<CellId>,
     /// `reach[side][piece]`: cells the piece can ever stand on (from the setup, through its own
     /// moves and captures, and through promotion).
     pub reach: Vec<Vec<Vec<bool>>>,

@@ -170,8 +170,8 @@ fn equivariant(ctx: &Ctx, a: usize, b: usize, map: &[usize]) -> bool {
         out
     };
     for p in 0..ctx.v.pieces.len() {
-        for c in 0..ctx.v.board.cells.len() {
-            if image(&ctx.moves[a][p][c]) != ctx.moves[b][p][map[c]] || image(&ctx.attacks[a][p][c]) != ctx.attacks[b][p][map[c]] {
+        for (c, &mc) in map.iter().enumerate() {
+            if image(&ctx.moves[a][p][c]) != ctx.moves[b][p][mc] || image(&ctx.attacks[a][p][c]) != ctx.attacks[b][p][mc] {
                 return false;
             }
         }
@@ -202,7 +202,7 @@ fn affine(coef: (i32, i32), k: i32) -> String {
     }
     if s.starts_with('-') {
         if k != 0 {
-            return format!("{k} - {}", &s[1..]);
+            return format!("{k} - {}", s.get(1..).unwrap_or_default());
         }
         return s;
     }

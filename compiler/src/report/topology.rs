@@ -70,14 +70,7 @@ pub fn analyze(ctx: &Ctx) -> Topology {
         }
     }
 
-    let reverse: Vec<Option<HeadingId>> = board
-        .headings
-        .iter()
-        .map(|h| {
-            let (dx, dy) = h.vector?;
-            board.headings.iter().position(|g| g.vector == Some((-dx, -dy)))
-        })
-        .collect();
+    let reverse = board.reverse_headings();
     let mut irreversible = Vec::new();
     for from in 0..ncells {
         for h in 0..nh {
