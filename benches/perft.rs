@@ -41,8 +41,9 @@ const CASES: &[Case] = &[
 const FAMILY_DEPTH: usize = 5;
 const ORTHODOX_PERFT_5: u64 = 4_865_609;
 const ORTHODOX_PERFT_4: u64 = 197_281;
-/// Runs per family position (each takes a tenth of a second or so; best time kept).
-const FAMILY_RUNS: usize = 5;
+/// Runs per family position (most take a tenth of a second; the best time is kept, so more runs
+/// make the ratios steadier on a shared machine).
+const FAMILY_RUNS: usize = 10;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -24,7 +24,7 @@ fn poles_are_neutral_transit_cells() {
     let t = common::tables(BOHOLY);
     assert_eq!(t.cells.len(), 66);
     assert_eq!(t.transit.len(), 2);
-    let game = common::game128(BOHOLY);
+    let game = common::game_medium(BOHOLY);
     assert!(orbis_runtime::Position::parse(&game, "turn=white white=Ke1,Rsouth-pole black=Ke8").is_err());
 }
 
@@ -45,7 +45,7 @@ fn b2_bishop_crosses_like_yapsan() {
 fn b3_king_six_moves_next_to_the_pole() {
     let t = common::tables(BOHOLY);
     assert_eq!(destinations(&t, "King", "g1"), set("f1 h1 f2 g2 h2 c1"));
-    let game = common::game128(BOHOLY);
+    let game = common::game_medium(BOHOLY);
     assert!(legal(&game, "8/8/8/4k3/8/8/8/6K1 w - - 0 1").contains("Kg1-c1"));
 }
 
@@ -53,7 +53,7 @@ fn b3_king_six_moves_next_to_the_pole() {
 /// path reaches it, by a knight on the first or second rank, but not by a knight further away.
 #[test]
 fn b4_king_crosses_only_an_unattacked_pole() {
-    let game = common::game128(BOHOLY);
+    let game = common::game_medium(BOHOLY);
     let crosses = |fen: &str| legal(&game, fen).contains("Kg1-c1");
     assert!(crosses("8/8/8/4k3/8/8/8/6K1 w - - 0 1"));
     // A rook on the a file sees the pole through a1.
@@ -72,7 +72,7 @@ fn b4_king_crosses_only_an_unattacked_pole() {
 /// B-5: castling as in chess.
 #[test]
 fn b5_orthodox_castling() {
-    let game = common::game128(BOHOLY);
+    let game = common::game_medium(BOHOLY);
     let moves = legal(&game, "8/8/2k5/8/8/8/8/R3K2R w KQ - 0 1");
     assert!(moves.contains("O-O") && moves.contains("O-O-O"));
     assert!(!moves.iter().any(|m| m.starts_with("C0")));

@@ -102,9 +102,20 @@ macro_rules! native_set {
 native_set!(u64, 64);
 native_set!(u128, 128);
 
-/// A set of up to `64 * W` cells.
+/// A set of up to `64 * W` cells; `W` is a power of two, so a word index masked by `W - 1` needs
+/// no bounds check on the hot path.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Wide<const W: usize>(pub [u64; W]);
+
+impl<const W: usize> Wide<W> {
+    const WORDS_ARE_A_POWER_OF_TWO: () = assert!(W.is_power_of_two());
+
+    #[inline(always)]
+    fn word(i: usize) -> usize {
+        let () = Self::WORDS_ARE_A_POWER_OF_TWO;
+        (i >> 6) & (W - 1)
+    }
+}
 
 impl<const W: usize> Default for Wide<W> {
     fn default() -> Self {
@@ -116,15 +127,15 @@ impl<const W: usize> CellSet for Wide<W> {
     const CAPACITY: usize = 64 * W;
     #[inline]
     fn has(&self, i: usize) -> bool {
-        (self.0[i >> 6] >> (i & 63)) & 1 != 0
+        (self.0[Self::word(i)] >> (i & 63)) & 1 != 0
     }
     #[inline]
     fn insert(&mut self, i: usize) {
-        self.0[i >> 6] |= 1 << (i & 63);
+        self.0[Self::word(i)] |= 1 << (i & 63);
     }
     #[inline]
     fn remove(&mut self, i: usize) {
-        self.0[i >> 6] &= !(1 << (i & 63));
+        self.0[Self::word(i)] &= !(1 << (i & 63));
     }
     #[inline]
     fn and(mut self, o: Self) -> Self {
@@ -188,6 +199,7 @@ mod tests {
     fn all_widths_behave_alike() {
         exercise::<u64>();
         exercise::<u128>();
+        exercise::<Wide<2>>();
         exercise::<Wide<8>>();
     }
 }

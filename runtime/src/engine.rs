@@ -1,6 +1,6 @@
 //! The runtime's entry point: a game at the cell-set width its board needs.
 //!
-//! [`Engine`] validates tables, picks `u64`, `u128` or a wide set once, and offers the operations
+//! [`Engine`] validates tables, picks `u64` or a set of two or eight words once, and offers the operations
 //! the CLI needs on position texts. Code that wants the typed API uses [`Game`] and [`Position`].
 
 use crate::bits::{CellSet, Wide};
@@ -17,7 +17,8 @@ pub const MAX_CELLS: usize = 512;
 
 pub enum Engine {
     Narrow(Game<u64>),
-    Medium(Game<u128>),
+    /// 65 to 128 cells: two words (faster than `u128`, whose variable shifts are costly).
+    Medium(Game<Wide<2>>),
     Large(Game<Wide<8>>),
 }
 

@@ -68,10 +68,15 @@ impl<B: CellSet> Position<B> {
                 if r.must_empty.intersects(self.occupied) {
                     continue;
                 }
-                if f & ray::PASS_UNATTACKED != 0 && r.must_empty.iter().any(|c| self.attacked_by_enemy(game, c, us)) {
-                    continue;
-                }
                 let cells = game.cells_of(r.cells);
+                if f & ray::PASS_UNATTACKED != 0 {
+                    // Rare and costly: test the passed cells only when the move could be made.
+                    let c = cells[0] as usize;
+                    let possible = if self.occupied.has(c) { f & ray::CAPTURE != 0 && enemy.has(c) } else { f & ray::QUIET != 0 };
+                    if !possible || r.must_empty.iter().any(|p| self.attacked_by_enemy(game, p, us)) {
+                        continue;
+                    }
+                }
                 if f & ray::SLIDE != 0 {
                     let mut blocked = false;
                     for &c in cells {

@@ -34,8 +34,8 @@ pub fn game(path: &str) -> Game<u64> {
     Game::new(tables(path))
 }
 
-/// The game of an example of at most 128 cells.
-pub fn game128(path: &str) -> Game<u128> {
+/// The game of an example of 65 to 128 cells, at the width the engine uses for it.
+pub fn game_medium(path: &str) -> Game<orbis_runtime::bits::Wide<2>> {
     Game::new(tables(path))
 }
 
