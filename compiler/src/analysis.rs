@@ -7,7 +7,8 @@
 //!   can ever reach is usually a missing seam or link;
 //! - does every step have a way back? If a step from X heading H lands on Y heading H', the step
 //!   from Y heading reverse(H') should land on X heading reverse(H). When it does not, sliders move
-//!   differently in the two directions, which is rarely intended.
+//!   differently in the two directions, which is rarely intended. Steps from a cell that two
+//!   headings leave the same way (a cone point at the cell's centre) are not checked.
 //!
 //! It also warns about rules that can never take effect (promotion zones never reached, pieces that
 //! can never move, castling moves that are not lines, royal pieces that can never be checked,
@@ -323,8 +324,18 @@ fn irreversible_steps(variant: &Variant, sources: &Sources, file_id: usize) -> V
     let reverse = board.reverse_headings();
     let origin = |c: CellId, h: HeadingId| sources.step_origin.get(c * nh + h).copied().unwrap_or(StepOrigin::None);
 
+    // A cell that several headings leave the same way (a pole or cone point at the cell's centre,
+    // such as a pole that is one quarter square) has no heading frame a piece could come back
+    // with: steps from it are not checked.
+    let cone = |c: CellId| {
+        let steps: Vec<(CellId, HeadingId)> = (0..nh).filter_map(|h| board.step(c, h)).collect();
+        (1..steps.len()).any(|i| steps[..i].contains(&steps[i]))
+    };
     let mut groups: BTreeMap<(HeadingId, HeadingId), Vec<Irreversible>> = BTreeMap::new();
     for from in 0..board.cells.len() {
+        if cone(from) {
+            continue;
+        }
         for h in 0..nh {
             let Some((to, arrival)) = board.step(from, h) else { continue };
             let (Some(rev_h), Some(rev_arrival)) = (reverse[h], reverse[arrival]) else { continue };

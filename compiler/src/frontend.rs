@@ -91,6 +91,9 @@ struct BoardInfo {
     wrap: bool,
     /// Steps set by `link`, which override seams in every geometry.
     link_steps: Vec<(usize, (CellId, HeadingId))>,
+    /// Identified grid positions: the cell they name and, per heading, the heading a piece arriving
+    /// there with it has on that cell (`None`: the heading has no vector, or its map failed).
+    alias_at: AliasMap,
     cells_by_name: HashMap<String, CellId>,
     headings_by_name: HashMap<String, HeadingId>,
     groups: HashMap<String, Vec<HeadingId>>,
@@ -98,10 +101,22 @@ struct BoardInfo {
     headings_complete: bool,
 }
 
-/// A use of `forward`, remembered so a side without `forward` can point at it.
+/// Identified grid positions: (x, y) -> (cell, arrival heading per heading).
+type AliasMap = HashMap<(i64, i64), (CellId, Vec<Option<HeadingId>>)>;
+
+/// A use of a side direction (`forward` or a `direction`), remembered so a side without it can
+/// point at it.
 struct ForwardUse {
+    /// Index into the variant's directions (0 is `forward`).
+    direction: usize,
     piece: String,
     span: Span,
+}
+
+/// A rule's `on ...`, resolved once the sides are known.
+enum PendingOn {
+    Cells(Vec<CellId>),
+    Zone(ast::Name),
 }
 
 impl Frontend {
@@ -182,12 +197,22 @@ impl Frontend {
                     vec!["help: add e.g. `board { grid files a..h ranks 1..8 headings { N (0, 1) ... } }`".into()],
                 );
                 BoardInfo {
-                    board: model::Board { cells: vec![], headings: vec![], grid: None, step: vec![], crossed: vec![], seams: vec![], rings: vec![] },
+                    board: model::Board {
+                        cells: vec![],
+                        headings: vec![],
+                        grid: None,
+                        step: vec![],
+                        crossed: vec![],
+                        seams: vec![],
+                        rings: vec![],
+                        aliases: vec![],
+                    },
                     sources: Sources::default(),
                     seams: Vec::new(),
                     seams_ok: false,
                     wrap: false,
                     link_steps: Vec::new(),
+                    alias_at: HashMap::new(),
                     cells_by_name: HashMap::new(),
                     headings_by_name: HashMap::new(),
                     groups: HashMap::new(),
@@ -197,14 +222,17 @@ impl Frontend {
             }
         };
 
+        let directions = self.direction_names(&sides, &board);
         let mut forward_uses = Vec::new();
-        let mut model_pieces = self.pieces(&pieces, &board, &mut forward_uses);
+        let mut pending_on = Vec::new();
+        let mut model_pieces = self.pieces(&pieces, &board, &directions, &mut forward_uses, &mut pending_on);
         self.piece_geometries(&board, &pieces, &mut model_pieces);
         if pieces.is_empty() {
             let label = self.primary(file.variant_span, "this variant declares no piece");
             self.error("no pieces", vec![label], vec!["help: add e.g. `piece King K royal { step all }`".into()]);
         }
-        let model_sides = self.sides(file, &sides, &pieces, &model_pieces, &board, &forward_uses);
+        let (model_sides, zones) = self.sides(file, &sides, &pieces, &model_pieces, &board, &directions, &forward_uses);
+        self.resolve_origins(&mut model_pieces, pending_on, &model_sides, &zones);
         let rules = self.rules(rules_blocks.first().copied());
 
         let colored = model_sides.len().saturating_mul(model_pieces.len());
@@ -223,6 +251,7 @@ impl Frontend {
             pieces: model_pieces,
             sides: model_sides,
             rules,
+            directions,
         };
         Some((variant, board.sources))
     }
@@ -235,6 +264,7 @@ impl Frontend {
         let mut headings_stmts: Vec<&ast::Headings> = Vec::new();
         let mut groups = Vec::new();
         let mut seams = Vec::new();
+        let mut identifies: Vec<&ast::Seam> = Vec::new();
         let mut cell_stmts = Vec::new();
         let mut transit_stmts: Vec<&ast::CellsDecl> = Vec::new();
         let mut links = Vec::new();
@@ -270,6 +300,7 @@ impl Frontend {
                 ast::BoardStmt::Transit(t) => transit_stmts.push(t),
                 ast::BoardStmt::Group(g) => groups.push(g),
                 ast::BoardStmt::Seam(s) => seams.push(s),
+                ast::BoardStmt::Identify(s) => identifies.push(s),
                 ast::BoardStmt::Cells(c) => cell_stmts.push(c),
                 ast::BoardStmt::Link(l) => links.push(l),
             }
@@ -412,6 +443,14 @@ impl Frontend {
         let mut cells_by_name: HashMap<String, CellId> = HashMap::new();
         let mut cells_complete = true;
         let mut grid = None;
+        let mut aliases: Vec<model::Alias> = Vec::new();
+        let mut alias_at: AliasMap = HashMap::new();
+        if grid_stmt.is_none() {
+            for s in &identifies {
+                let label = self.primary(s.name.span, "there is no grid position to identify");
+                self.error("`identify` needs a `grid`", vec![label], vec!["note: `identify` gives grid positions to other cells; boards of named cells can link them directly".into()]);
+            }
+        }
         if let Some(g) = grid_stmt {
             let files = self.labels(&g.files, "file");
             let ranks = self.labels(&g.ranks, "rank");
@@ -423,9 +462,15 @@ impl Frontend {
                         self.error(format!("board too large: at most {MAX_CELLS} cells"), vec![label], vec![]);
                         cells_complete = false;
                     } else {
+                        // Identified positions name the cell at their target position.
+                        let identified = self.identified_positions(&identifies, &files, &ranks, &headings);
                         let mut cell_at = Vec::with_capacity(count);
                         for (y, rank) in ranks.iter().enumerate() {
                             for (x, file) in files.iter().enumerate() {
+                                if identified.contains_key(&(x as i64, y as i64)) {
+                                    cell_at.push(None);
+                                    continue;
+                                }
                                 let name = format!("{file}{rank}");
                                 if let Some(&other) = cells_by_name.get(&name) {
                                     let label = self.primary(g.span, format!("`{name}` is both {} and {file}{rank}", describe_cell(&cells[other], &files, &ranks)));
@@ -440,6 +485,24 @@ impl Frontend {
                                 cells.push(model::Cell { name, coords: Some((x as i32, y as i32)), transit: false });
                                 sources.cell_decls.push(g.span);
                             }
+                        }
+                        let width = files.len();
+                        let mut positions: Vec<&(i64, i64)> = identified.keys().collect();
+                        positions.sort_by_key(|&&(x, y)| (y, x));
+                        for &(x, y) in positions {
+                            let ((tx, ty), map) = &identified[&(x, y)];
+                            let Some(cell) = cell_at[*ty as usize * width + *tx as usize] else { continue };
+                            let name = format!("{}{}", files[x as usize], ranks[y as usize]);
+                            if let Some(&other) = cells_by_name.get(&name) {
+                                let label = self.primary(g.span, format!("`{name}` is both {} and {name}", cells[other].name));
+                                self.error(format!("grid cell name `{name}` is ambiguous"), vec![label], vec!["help: choose file and rank names that cannot run together".into()]);
+                                cells_complete = false;
+                                continue;
+                            }
+                            cells_by_name.insert(name.clone(), cell);
+                            cell_at[y as usize * width + x as usize] = Some(cell);
+                            alias_at.insert((x, y), (cell, map.clone()));
+                            aliases.push(model::Alias { name, cell, coords: (x as i32, y as i32) });
                         }
                         grid = Some(model::Grid { files, ranks, cell_at });
                     }
@@ -486,7 +549,7 @@ impl Frontend {
                 }
             }
         }
-        let mut board = model::Board { cells, headings, grid, step: Vec::new(), crossed: Vec::new(), seams: seam_names, rings };
+        let mut board = model::Board { cells, headings, grid, step: Vec::new(), crossed: Vec::new(), seams: seam_names, rings, aliases };
         let step_len = board.cells.len().saturating_mul(board.headings.len());
         board.step = vec![None; step_len];
         board.crossed = vec![0; step_len];
@@ -506,7 +569,7 @@ impl Frontend {
                 seams_ok = false;
             }
             seen_seams.insert(s.name.text.clone(), s.name.span);
-            seams_ok &= self.check_seam(s);
+            seams_ok &= self.check_seam(s, "seam");
             if grid_stmt.is_none() {
                 let label = self.primary(s.name.span, "this seam can never apply");
                 self.error("a seam needs a `grid`", vec![label], vec!["note: seams continue grid steps that leave the grid".into()]);
@@ -519,7 +582,7 @@ impl Frontend {
             // Seams declared `for` some pieces give those pieces their own step function, built
             // once the pieces are known (`piece_geometries`).
             let general: Vec<usize> = (0..seams.len()).filter(|&i| seams[i].pieces.is_empty()).collect();
-            let (step, crossed, origin) = self.grid_steps(&board, &seams, &general, wrap_stmt.is_some(), Some((sources.headings, &general)));
+            let (step, crossed, origin) = self.grid_steps(&board, &alias_at, &seams, &general, wrap_stmt.is_some(), Some((sources.headings, &general)));
             board.step = step;
             board.crossed = crossed;
             sources.step_origin = origin;
@@ -561,6 +624,7 @@ impl Frontend {
             seams_ok,
             wrap: wrap_stmt.is_some(),
             link_steps,
+            alias_at,
             cells_by_name,
             headings_by_name,
             groups: group_map,
@@ -660,15 +724,206 @@ impl Frontend {
         }
     }
 
+    /// The positions the `identify` statements give to other cells: (x, y) -> (target position,
+    /// arrival heading per heading). Reports every problem; a statement with errors identifies
+    /// nothing, a position whose target is itself identified is dropped.
+    #[allow(clippy::type_complexity)]
+    fn identified_positions(
+        &mut self,
+        identifies: &[&ast::Seam],
+        files: &[String],
+        ranks: &[String],
+        headings: &[model::Heading],
+    ) -> HashMap<(i64, i64), ((i64, i64), Vec<Option<HeadingId>>)> {
+        let (width, height) = (files.len() as i64, ranks.len() as i64);
+        let pos_name = |x: i64, y: i64| format!("{}{}", files[x as usize], ranks[y as usize]);
+        let by_vector: HashMap<(i64, i64), HeadingId> = headings
+            .iter()
+            .enumerate()
+            .filter_map(|(i, h)| h.vector.map(|(dx, dy)| ((dx as i64, dy as i64), i)))
+            .collect();
+        let mut out: HashMap<(i64, i64), ((i64, i64), Vec<Option<HeadingId>>)> = HashMap::new();
+        // Which statement identified a position, for "identified twice".
+        let mut by: HashMap<(i64, i64), usize> = HashMap::new();
+        let mut names: HashMap<&str, Span> = HashMap::new();
+        for (k, s) in identifies.iter().enumerate() {
+            if let Some(first) = names.get(s.name.text.as_str()) {
+                self.duplicate("identify", &s.name.text, *first, s.name.span);
+                continue;
+            }
+            names.insert(&s.name.text, s.name.span);
+            if !self.check_identify(s) {
+                continue;
+            }
+            let mut p = IdentifyProblems::default();
+            let mut twice: Vec<((i64, i64), usize)> = Vec::new();
+            let mut mine = Vec::new();
+            for y in 0..height {
+                for x in 0..width {
+                    let env = Env { x, y, dx: 0, dy: 0 };
+                    match eval_bool(&s.when, &env) {
+                        Err(e) => {
+                            p.failed.push(((x, y), e));
+                            continue;
+                        }
+                        Ok(false) => continue,
+                        Ok(true) => {}
+                    }
+                    let (tx, ty) = match eval_pair(&s.to, &env) {
+                        Ok(t) => t,
+                        Err(e) => {
+                            p.failed.push(((x, y), e));
+                            continue;
+                        }
+                    };
+                    if (tx, ty) == (x, y) {
+                        // A position identified with itself stays what it is.
+                        continue;
+                    }
+                    if tx < 0 || ty < 0 || tx >= width || ty >= height {
+                        p.off_board.push(((x, y), (tx, ty)));
+                        continue;
+                    }
+                    let mut map = Vec::with_capacity(headings.len());
+                    for (h, heading) in headings.iter().enumerate() {
+                        let Some((dx, dy)) = heading.vector else {
+                            map.push(None);
+                            continue;
+                        };
+                        let env = Env { x, y, dx: dx as i64, dy: dy as i64 };
+                        let arrival = match &s.heading {
+                            ast::SeamHeading::Same(_) => Ok(Some(h)),
+                            ast::SeamHeading::Vector(v) => eval_pair(v, &env).map(|vec| match by_vector.get(&vec) {
+                                Some(&a) => Some(a),
+                                None => {
+                                    p.bad_heading.push(((x, y), h, vec));
+                                    None
+                                }
+                            }),
+                        };
+                        match arrival {
+                            Ok(a) => map.push(a),
+                            Err(e) => {
+                                p.failed.push(((x, y), e));
+                                map.push(None);
+                            }
+                        }
+                    }
+                    if let Some(&other) = by.get(&(x, y)) {
+                        twice.push(((x, y), other));
+                        continue;
+                    }
+                    mine.push(((x, y), (tx, ty), map));
+                }
+            }
+            let ok = p.off_board.is_empty() && p.bad_heading.is_empty() && p.failed.is_empty() && twice.is_empty();
+            if let Some(&(_, other)) = twice.first() {
+                let examples: Vec<String> = twice.iter().take(EXAMPLES).map(|&((x, y), _)| format!("`{}`", pos_name(x, y))).collect();
+                let labels = vec![
+                    self.primary(s.name.span, format!("identifies {} position(s) again", twice.len())),
+                    self.secondary(identifies[other].name.span, "already identified here"),
+                ];
+                self.error(
+                    format!("`identify {}` identifies positions that `{}` identifies already", s.name.text, identifies[other].name.text),
+                    labels,
+                    vec![format!("note: {}{}", examples.join(", "), if twice.len() > EXAMPLES { ", ..." } else { "" }), "help: narrow one of the conditions so that every position is identified once".into()],
+                );
+            }
+            if !p.off_board.is_empty() {
+                let examples: Vec<String> = p
+                    .off_board
+                    .iter()
+                    .take(EXAMPLES)
+                    .map(|&((x, y), (tx, ty))| format!("`{}` would be ({tx}, {ty})", pos_name(x, y)))
+                    .collect();
+                let labels = vec![
+                    self.primary(s.to.span, format!("off the grid for {} position(s)", p.off_board.len())),
+                    self.secondary(s.name.span, "in this identify"),
+                ];
+                self.error(format!("`identify {}` names positions off the grid", s.name.text), labels, vec![
+                    format!("note: {}", examples.join("; ")),
+                    format!("note: the grid spans x = 0..{} and y = 0..{} (0-based file and rank indices)", width - 1, height - 1),
+                ]);
+            }
+            if !p.bad_heading.is_empty() {
+                let examples: Vec<String> = p
+                    .bad_heading
+                    .iter()
+                    .take(EXAMPLES)
+                    .map(|&((x, y), h, (vx, vy))| format!("arriving on `{}` heading `{}` gives ({vx}, {vy})", pos_name(x, y), headings[h].name))
+                    .collect();
+                let span = match &s.heading {
+                    ast::SeamHeading::Vector(v) => v.span,
+                    ast::SeamHeading::Same(sp) => *sp,
+                };
+                let label = self.primary(span, format!("not the vector of a declared heading for {} arrival(s)", p.bad_heading.len()));
+                self.error(format!("`identify {}` turns onto an undeclared heading", s.name.text), vec![label], vec![format!("note: {}", examples.join("; "))]);
+            }
+            if let Some(((x, y), e)) = p.failed.first() {
+                let label = self.primary(s.span, e.clone());
+                self.error(format!("`identify {}` cannot be evaluated", s.name.text), vec![label], vec![format!(
+                    "note: first at `{}` ({} evaluation(s) failed)",
+                    pos_name(*x, *y),
+                    p.failed.len()
+                )]);
+            }
+            if ok {
+                for (pos, target, map) in mine {
+                    by.insert(pos, k);
+                    out.insert(pos, (target, map));
+                }
+            }
+        }
+        // A target must be a cell of its own: chains are not followed.
+        let mut chained: Vec<((i64, i64), (i64, i64))> = out.iter().filter(|(_, (t, _))| out.contains_key(t)).map(|(&p, &(t, _))| (p, t)).collect();
+        chained.sort_by_key(|&((x, y), _)| (y, x));
+        let mut reported = HashSet::new();
+        for &(pos, target) in &chained {
+            let k = by[&pos];
+            if !reported.insert(k) {
+                continue;
+            }
+            let (tt, _) = out[&target];
+            let labels = vec![
+                self.primary(identifies[k].to.span, format!("`{}` is identified with `{}` here", pos_name(pos.0, pos.1), pos_name(target.0, target.1))),
+                self.secondary(identifies[by[&target]].name.span, format!("but `{}` is itself identified with `{}` here", pos_name(target.0, target.1), pos_name(tt.0, tt.1))),
+            ];
+            let count = chained.iter().filter(|&&(p, _)| by[&p] == k).count();
+            self.error(format!("`identify {}` identifies positions with positions that are not cells of their own", identifies[k].name.text), labels, vec![
+                format!("note: {count} position(s); chains of identifications are not followed"),
+                "help: identify with the cell's own position, or leave the target out of the condition".into(),
+            ]);
+        }
+        for (pos, _) in chained {
+            out.remove(&pos);
+        }
+        out
+    }
+
+    /// Type-checks an `identify`: as a seam, and the condition and target use only `x` and `y`.
+    fn check_identify(&mut self, s: &ast::Seam) -> bool {
+        let mut ok = self.check_seam(s, "identify");
+        for e in [&s.when, &s.to.x, &s.to.y] {
+            if let Some((span, v)) = find_var(e, &["dx", "dy"]) {
+                let label = self.primary(span, "no heading here");
+                self.error(format!("`{v}` in the condition or position of `identify {}`", s.name.text), vec![label], vec![
+                    "note: which positions are identified, and with what, depends on `x` and `y` only; `dx` and `dy` may appear in the heading".into(),
+                ]);
+                ok = false;
+            }
+        }
+        ok
+    }
+
     /// Type-checks a seam: the condition is a condition, coordinates and vectors are numbers,
     /// variables exist.
-    fn check_seam(&mut self, s: &ast::Seam) -> bool {
+    fn check_seam(&mut self, s: &ast::Seam, kind: &str) -> bool {
         let mut ok = true;
         match self.expr_type(&s.when) {
             Some(Type::Bool) => {}
             Some(Type::Int) => {
                 let label = self.primary(s.when.span, "this is a number");
-                self.error(format!("the condition of seam `{}` is not a condition", s.name.text), vec![label], vec!["help: compare it, e.g. `y > 7`".into()]);
+                self.error(format!("the condition of {kind} `{}` is not a condition", s.name.text), vec![label], vec!["help: compare it, e.g. `y > 7`".into()]);
                 ok = false;
             }
             None => ok = false,
@@ -683,7 +938,7 @@ impl Frontend {
                     Some(Type::Int) => {}
                     Some(Type::Bool) => {
                         let label = self.primary(e.span, "this is a condition");
-                        self.error(format!("a {what} of seam `{}` must be a number", s.name.text), vec![label], vec![]);
+                        self.error(format!("a {what} of {kind} `{}` must be a number", s.name.text), vec![label], vec![]);
                         ok = false;
                     }
                     None => ok = false,
@@ -745,9 +1000,11 @@ impl Frontend {
     /// The grid's step function with the seams `use_seams` (indices into `seams`, tried in that
     /// order), the seams each step crosses (bit 0 `wrap`, bit `i + 1` seam `i`), and where each
     /// step came from. With `report`, seams that fail are reported.
+    #[allow(clippy::too_many_arguments)]
     fn grid_steps(
         &mut self,
         board: &model::Board,
+        alias_at: &AliasMap,
         seams: &[&ast::Seam],
         use_seams: &[usize],
         wrap: bool,
@@ -771,6 +1028,16 @@ impl Frontend {
             }
             grid.cell_at.get((y * width + x) as usize).copied().flatten()
         };
+        // Where a piece arriving on grid position (x, y) with heading `h` lands, and with which
+        // heading: on an identified position, the cell it names, with the heading turned into that
+        // cell's frame (`None` when the turn failed; that was reported with the `identify`).
+        let land = |x: i64, y: i64, h: HeadingId| -> Option<(CellId, Option<HeadingId>)> {
+            let cell = cell_at(x, y)?;
+            match alias_at.get(&(x, y)) {
+                Some((_, map)) => Some((cell, map.get(h).copied().flatten())),
+                None => Some((cell, Some(h))),
+            }
+        };
         // Wraps x, and says whether that crossed the join.
         let wrap_x = |x: i64| -> (i64, bool) {
             if wrap && width > 0 {
@@ -791,10 +1058,12 @@ impl Frontend {
                 let ny = y as i64 + dy;
                 let i = cell * nh + h;
                 let wrap_bit = if wrapped { 1 } else { 0 };
-                if let Some(to) = cell_at(nx, ny) {
-                    step[i] = Some((to, h));
-                    crossed[i] = wrap_bit;
-                    origin[i] = StepOrigin::Grid;
+                if let Some((to, arrival)) = land(nx, ny, h) {
+                    if let Some(arrival) = arrival {
+                        step[i] = Some((to, arrival));
+                        crossed[i] = wrap_bit;
+                        origin[i] = StepOrigin::Grid;
+                    }
                     continue;
                 }
                 let env = Env { x: nx, y: ny, dx, dy };
@@ -825,12 +1094,13 @@ impl Frontend {
                         (Ok(_), Ok(None)) => {}
                         (Ok((tx, ty)), Ok(Some(h2))) => {
                             let (tx, wrapped_again) = wrap_x(tx);
-                            match cell_at(tx, ty) {
-                                Some(to) => {
-                                    step[i] = Some((to, h2));
+                            match land(tx, ty, h2) {
+                                Some((to, Some(arrival))) => {
+                                    step[i] = Some((to, arrival));
                                     crossed[i] = wrap_bit | if wrapped_again { 1 } else { 0 } | 1 << (si + 1);
                                     origin[i] = StepOrigin::Seam(si);
                                 }
+                                Some((_, None)) => {}
                                 None => p.off_board.push((cell, h, (tx, ty))),
                             }
                         }
@@ -923,7 +1193,7 @@ impl Frontend {
             let fresh: Vec<usize> = mine.iter().copied().filter(|i| !reported.contains(i)).collect();
             reported.extend(&fresh);
             let (mut step, mut crossed, _) =
-                self.grid_steps(&board.board, &seams, &order, board.wrap, Some((board.sources.headings, &fresh)));
+                self.grid_steps(&board.board, &board.alias_at, &seams, &order, board.wrap, Some((board.sources.headings, &fresh)));
             for &(i, target) in &board.link_steps {
                 step[i] = Some(target);
                 crossed[i] = 0;
@@ -949,7 +1219,14 @@ impl Frontend {
 
     // ------------------------------------------------------------ pieces
 
-    fn pieces(&mut self, pieces: &[&ast::Piece], board: &BoardInfo, forward_uses: &mut Vec<ForwardUse>) -> Vec<model::Piece> {
+    fn pieces(
+        &mut self,
+        pieces: &[&ast::Piece],
+        board: &BoardInfo,
+        directions: &[String],
+        forward_uses: &mut Vec<ForwardUse>,
+        pending_on: &mut Vec<(PieceId, usize, PendingOn, Span)>,
+    ) -> Vec<model::Piece> {
         let mut names: HashMap<&str, Span> = HashMap::new();
         let mut symbols: HashMap<char, Span> = HashMap::new();
         let mut symbols_complete = true;
@@ -979,7 +1256,15 @@ impl Frontend {
                     "help: add a rule inside the braces, e.g. `step all` or `slide orth`".into(),
                 ]);
             }
-            let rules = p.rules.iter().filter_map(|r| self.rule(r, p, board, forward_uses)).collect();
+            let mut rules = Vec::new();
+            for r in &p.rules {
+                if let Some((rule, on)) = self.rule(r, p, board, directions, forward_uses) {
+                    if let Some((on, span)) = on {
+                        pending_on.push((out.len(), rules.len(), on, span));
+                    }
+                    rules.push(rule);
+                }
+            }
             out.push(model::Piece {
                 name: p.name.text.clone(),
                 symbol,
@@ -1025,7 +1310,16 @@ impl Frontend {
         }
     }
 
-    fn rule(&mut self, r: &ast::Rule, piece: &ast::Piece, board: &BoardInfo, forward_uses: &mut Vec<ForwardUse>) -> Option<model::MoveRule> {
+    /// A checked rule, and its `on ...` (resolved once the sides are known).
+    #[allow(clippy::type_complexity)]
+    fn rule(
+        &mut self,
+        r: &ast::Rule,
+        piece: &ast::Piece,
+        board: &BoardInfo,
+        directions: &[String],
+        forward_uses: &mut Vec<ForwardUse>,
+    ) -> Option<(model::MoveRule, Option<(PendingOn, Span)>)> {
         use ast::ModifierKind::*;
         let mut seen: HashMap<ast::ModifierKind, Span> = HashMap::new();
         for m in &r.modifiers {
@@ -1075,7 +1369,7 @@ impl Frontend {
 
         let (first, rest) = r.legs.split_first()?;
         let first_dirs = match &first.dirs {
-            ast::LegDirs::Dirs(d) => self.dirs(d, piece, board, forward_uses),
+            ast::LegDirs::Dirs(d) => self.dirs(d, piece, board, directions, forward_uses),
             other => {
                 let (span, word) = match other {
                     ast::LegDirs::Straight(s) => (*s, "`straight`"),
@@ -1106,9 +1400,30 @@ impl Frontend {
             let avoid = self.avoid(&leg.avoid, board);
             legs.push(model::Leg { slides: leg.slides, turns, avoid });
         }
+        let on = match &r.on {
+            None => None,
+            Some(on) => match &on.target {
+                ast::OnTarget::Zone(name) => Some((PendingOn::Zone(name.clone()), on.span)),
+                ast::OnTarget::Cells { span, cells } => {
+                    if cells.is_empty() {
+                        let label = self.primary(*span, "no cells");
+                        self.error("empty `on` list", vec![label], vec!["note: a rule `on { }` could never apply".into()]);
+                        ok = false;
+                    }
+                    let mut ids = Vec::new();
+                    for c in cells {
+                        match self.cell(c, &board.cells_by_name, board.cells_complete, " on this board") {
+                            Some(id) => push_unique(&mut ids, id),
+                            None => ok = false,
+                        }
+                    }
+                    Some((PendingOn::Cells(ids), on.span))
+                }
+            },
+        };
         let first = first_dirs?;
         let first_avoid = self.avoid(&r.legs[0].avoid, board);
-        ok.then_some(model::MoveRule {
+        let rule = model::MoveRule {
             mode,
             initial: seen.contains_key(&Initial),
             leap: seen.contains_key(&Leap),
@@ -1119,7 +1434,9 @@ impl Frontend {
             first_slides: r.legs.first().is_some_and(|l| l.slides),
             first_avoid,
             legs,
-        })
+            origins: None,
+        };
+        ok.then_some((rule, on))
     }
 
     /// Turn amounts, kept small (a turn by the number of headings is no turn).
@@ -1137,7 +1454,14 @@ impl Frontend {
         out
     }
 
-    fn dirs(&mut self, d: &ast::Dirs, piece: &ast::Piece, board: &BoardInfo, forward_uses: &mut Vec<ForwardUse>) -> Option<model::Dirs> {
+    fn dirs(
+        &mut self,
+        d: &ast::Dirs,
+        piece: &ast::Piece,
+        board: &BoardInfo,
+        directions: &[String],
+        forward_uses: &mut Vec<ForwardUse>,
+    ) -> Option<model::Dirs> {
         let turns = match &d.turn {
             Some(t) => self.turns(t),
             None => vec![0],
@@ -1145,9 +1469,10 @@ impl Frontend {
         let n = board.board.headings.len();
         let names: Vec<&ast::Name> = match &d.set {
             ast::DirSet::Name(name) => {
-                if name.text == "forward" {
-                    forward_uses.push(ForwardUse { piece: piece.name.text.clone(), span: name.span });
-                    return Some(model::Dirs::Forward(turns));
+                let is_board_name = board.headings_by_name.contains_key(&name.text) || board.groups.contains_key(&name.text);
+                if let Some(direction) = directions.iter().position(|d| *d == name.text).filter(|_| !is_board_name) {
+                    forward_uses.push(ForwardUse { direction, piece: piece.name.text.clone(), span: name.span });
+                    return Some(model::Dirs::Side { direction, turns });
                 }
                 vec![name]
             }
@@ -1163,9 +1488,9 @@ impl Frontend {
         let mut headings = Vec::new();
         let mut ok = true;
         for name in names {
-            if name.text == "forward" {
-                let label = self.primary(name.span, "`forward` depends on the side");
-                self.error("`forward` inside a heading set", vec![label], vec!["help: write a separate rule with `forward`".into()]);
+            if directions.contains(&name.text) && !board.headings_by_name.contains_key(&name.text) && !board.groups.contains_key(&name.text) {
+                let label = self.primary(name.span, format!("`{}` depends on the side", name.text));
+                self.error(format!("`{}` inside a heading set", name.text), vec![label], vec![format!("help: write a separate rule with `{}`", name.text)]);
                 ok = false;
             } else if name.text == "all" {
                 headings.extend(0..n);
@@ -1181,13 +1506,14 @@ impl Frontend {
                         .keys()
                         .chain(board.groups.keys())
                         .map(String::as_str)
-                        .chain(["all", "forward"])
+                        .chain(["all"])
+                        .chain(directions.iter().map(String::as_str))
                         .collect();
                     let mut notes = Vec::new();
                     if let Some(best) = closest(&name.text, candidates.iter().copied()) {
                         notes.push(format!("help: did you mean `{best}`?"));
                     }
-                    let label = self.primary(name.span, "not a heading, a group, `all` or `forward`");
+                    let label = self.primary(name.span, "not a heading, a group, `all`, `forward` or a side's `direction`");
                     self.error(format!("unknown heading or group `{}`", name.text), vec![label], notes);
                 }
             }
@@ -1206,6 +1532,7 @@ impl Frontend {
 
     // ------------------------------------------------------------ sides
 
+    #[allow(clippy::too_many_arguments)]
     fn sides(
         &mut self,
         file: &ast::File,
@@ -1213,8 +1540,9 @@ impl Frontend {
         ast_pieces: &[&ast::Piece],
         pieces: &[model::Piece],
         board: &BoardInfo,
+        directions: &[String],
         forward_uses: &[ForwardUse],
-    ) -> Vec<model::Side> {
+    ) -> (Vec<model::Side>, Vec<HashMap<String, Vec<CellId>>>) {
         if sides.len() < 2 {
             let (span, found) = match sides.first() {
                 Some(s) => (s.name.span, "the only side"),
@@ -1230,14 +1558,162 @@ impl Frontend {
         // Which side put which piece where, for "two pieces on one cell".
         let mut occupied: HashMap<CellId, Span> = HashMap::new();
         let mut out = Vec::new();
+        let mut zones = Vec::new();
         for s in sides {
             if let Some(first) = names.get(s.name.text.as_str()) {
                 self.duplicate("side", &s.name.text, *first, s.name.span);
             }
             names.insert(&s.name.text, s.name.span);
-            out.push(self.side(s, ast_pieces, pieces, board, forward_uses, any_royal, &mut occupied));
+            let (side, side_zones) = self.side(s, ast_pieces, pieces, board, directions, forward_uses, any_royal, &mut occupied);
+            out.push(side);
+            zones.push(side_zones);
+        }
+        (out, zones)
+    }
+
+    /// The names rules may use for side-dependent headings: `forward`, then every `direction` the
+    /// sides declare, in order of first declaration.
+    fn direction_names(&mut self, sides: &[&ast::Side], board: &BoardInfo) -> Vec<String> {
+        let mut out = vec!["forward".to_string()];
+        for s in sides {
+            for stmt in &s.statements {
+                let ast::SideStmt::Direction { name, .. } = stmt else { continue };
+                if out.contains(&name.text) {
+                    continue;
+                }
+                if is_reserved_direction(&name.text) {
+                    self.reserved(name, "direction");
+                    continue;
+                }
+                if board.headings_by_name.contains_key(&name.text) || board.groups.contains_key(&name.text) {
+                    let label = self.primary(name.span, "also the name of a heading or group of the board");
+                    self.error(format!("direction `{}` has the name of a heading or group", name.text), vec![label], vec![
+                        "note: rules name headings, groups and directions alike, so the names must differ".into(),
+                    ]);
+                    continue;
+                }
+                out.push(name.text.clone());
+            }
         }
         out
+    }
+
+    /// Fills in the rules' `on ...` once every side's zones are known.
+    fn resolve_origins(
+        &mut self,
+        pieces: &mut [model::Piece],
+        pending: Vec<(PieceId, usize, PendingOn, Span)>,
+        sides: &[model::Side],
+        zones: &[HashMap<String, Vec<CellId>>],
+    ) {
+        for (p, r, on, _span) in pending {
+            let origins = match on {
+                PendingOn::Cells(cells) => vec![cells; sides.len()],
+                PendingOn::Zone(name) => {
+                    let mut per_side = Vec::new();
+                    for (sd, side) in sides.iter().enumerate() {
+                        match zones[sd].get(&name.text) {
+                            Some(cells) => per_side.push(cells.clone()),
+                            None => {
+                                let label = self.primary(name.span, format!("a rule of `{}` applies on `{}`", pieces[p].name, name.text));
+                                let mut notes = vec![format!("help: declare it in the side, e.g. `zone {} cells {{ ... }}`", name.text)];
+                                if let Some(best) = closest(&name.text, zones[sd].keys().map(String::as_str)) {
+                                    notes.insert(0, format!("help: did you mean `{best}`?"));
+                                }
+                                self.error(format!("side `{}` has no zone `{}`", side.name, name.text), vec![label], notes);
+                                per_side.push(Vec::new());
+                            }
+                        }
+                    }
+                    per_side
+                }
+            };
+            pieces[p].rules[r].origins = Some(origins);
+        }
+    }
+
+    /// A set of headings named in a side statement: a heading, a group, `all` or `{ ... }`.
+    fn heading_set(&mut self, set: &ast::DirSet, board: &BoardInfo) -> Option<Vec<HeadingId>> {
+        let names: Vec<&ast::Name> = match set {
+            ast::DirSet::Name(n) => vec![n],
+            ast::DirSet::Set { span, names } => {
+                if names.is_empty() {
+                    let label = self.primary(*span, "no headings");
+                    self.error("empty heading set", vec![label], vec![]);
+                    return None;
+                }
+                names.iter().collect()
+            }
+        };
+        let mut out = Vec::new();
+        let mut ok = true;
+        for name in names {
+            if name.text == "all" {
+                for h in 0..board.board.headings.len() {
+                    push_unique(&mut out, h);
+                }
+            } else if let Some(&h) = board.headings_by_name.get(&name.text) {
+                push_unique(&mut out, h);
+            } else if let Some(hs) = board.groups.get(&name.text) {
+                for &h in hs {
+                    push_unique(&mut out, h);
+                }
+            } else {
+                ok = false;
+                if board.headings_complete {
+                    let candidates: Vec<&str> = board.headings_by_name.keys().chain(board.groups.keys()).map(String::as_str).chain(["all"]).collect();
+                    let mut notes = Vec::new();
+                    if let Some(best) = closest(&name.text, candidates.iter().copied()) {
+                        notes.push(format!("help: did you mean `{best}`?"));
+                    }
+                    let label = self.primary(name.span, "not a heading, a group or `all`");
+                    self.error(format!("unknown heading or group `{}`", name.text), vec![label], notes);
+                }
+            }
+        }
+        ok.then_some(out)
+    }
+
+    /// What `forward` or a `direction` means on every cell.
+    fn direction_spec(&mut self, spec: &ast::DirectionSpec, board: &BoardInfo) -> Option<Vec<Vec<HeadingId>>> {
+        let ncells = board.board.cells.len();
+        match spec {
+            ast::DirectionSpec::Fixed(set) => {
+                let hs = self.heading_set(set, board)?;
+                Some(vec![hs; ncells])
+            }
+            ast::DirectionSpec::Derived(d) => {
+                let candidates = self.heading_set(&d.candidates, board);
+                let by = match &d.by {
+                    Some(set) => self.heading_set(set, board),
+                    None => Some((0..board.board.headings.len()).collect()),
+                };
+                let from = self.cell(&d.from, &board.cells_by_name, board.cells_complete, " on this board");
+                let (candidates, by, from) = (candidates?, by?, from?);
+                let dist = distances(&board.board, from, &by);
+                let mut out = vec![Vec::new(); ncells];
+                for (c, hs) in out.iter_mut().enumerate() {
+                    let Some(here) = dist[c] else { continue };
+                    let farther: Vec<(HeadingId, u32)> = candidates
+                        .iter()
+                        .filter_map(|&h| {
+                            let (t, _) = board.board.step(c, h)?;
+                            let there = dist[t]?;
+                            (there > here).then_some((h, there))
+                        })
+                        .collect();
+                    let best = farther.iter().map(|&(_, d)| d).max().unwrap_or(0);
+                    *hs = farther.iter().filter(|&&(_, there)| !d.farthest || there == best).map(|&(h, _)| h).collect();
+                }
+                if board.cells_complete && out.iter().all(Vec::is_empty) {
+                    let label = self.primary(d.span, "no heading leads away anywhere");
+                    self.diagnostics.push(Diagnostic::warning().with_message("this direction is empty on every cell").with_labels(vec![label]).with_notes(vec![
+                        format!("note: no step along these headings leads farther from `{}` (counting steps along the `by` headings)", d.from.text),
+                    ]));
+                }
+                Some(out)
+            }
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1247,13 +1723,29 @@ impl Frontend {
         ast_pieces: &[&ast::Piece],
         pieces: &[model::Piece],
         board: &BoardInfo,
+        directions: &[String],
         forward_uses: &[ForwardUse],
         any_royal: bool,
         occupied: &mut HashMap<CellId, Span>,
-    ) -> model::Side {
+    ) -> (model::Side, HashMap<String, Vec<CellId>>) {
         let ncells = board.board.cells.len();
-        let mut forward: Option<(HeadingId, Span)> = None;
-        let mut forward_declared = false;
+        // Per direction: the headings per cell, and where it was declared.
+        let mut side_directions: Vec<Vec<Vec<HeadingId>>> = vec![vec![Vec::new(); ncells]; directions.len()];
+        let mut declared: Vec<Option<Span>> = vec![None; directions.len()];
+        // Zones first: promotions may name them.
+        let mut zones: HashMap<String, Vec<CellId>> = HashMap::new();
+        let mut zone_spans: HashMap<String, Span> = HashMap::new();
+        for stmt in &s.statements {
+            let ast::SideStmt::Zone { name, zone, .. } = stmt else { continue };
+            if let Some(first) = zone_spans.get(&name.text) {
+                self.duplicate("zone", &name.text, *first, name.span);
+                continue;
+            }
+            zone_spans.insert(name.text.clone(), name.span);
+            if let Some(cells) = self.zone(zone, board, &HashMap::new()) {
+                zones.insert(name.text.clone(), cells);
+            }
+        }
         let mut setup = Vec::new();
         let mut promotions: Vec<model::Promotion> = Vec::new();
         let mut promoted: HashMap<PieceId, Span> = HashMap::new();
@@ -1264,15 +1756,24 @@ impl Frontend {
 
         for stmt in &s.statements {
             match stmt {
-                ast::SideStmt::Forward { span, heading } => {
-                    forward_declared = true;
-                    if let Some((_, first)) = forward {
-                        let labels = vec![self.primary(*span, "a second `forward`"), self.secondary(first, "first here")];
-                        self.error(format!("side `{}` declares `forward` twice", s.name.text), labels, vec![]);
+                ast::SideStmt::Zone { .. } => {}
+                ast::SideStmt::Forward { span, spec } | ast::SideStmt::Direction { span, spec, .. } => {
+                    let (d, word) = match stmt {
+                        ast::SideStmt::Direction { name, .. } => match directions.iter().position(|x| *x == name.text) {
+                            Some(d) => (d, format!("direction `{}`", name.text)),
+                            // An invalid name, reported already.
+                            None => continue,
+                        },
+                        _ => (0, "`forward`".to_string()),
+                    };
+                    if let Some(first) = declared[d] {
+                        let labels = vec![self.primary(*span, format!("a second {word}")), self.secondary(first, "first here")];
+                        self.error(format!("side `{}` declares {word} twice", s.name.text), labels, vec![]);
                         continue;
                     }
-                    if let Some(h) = self.heading(heading, &board.headings_by_name, board.headings_complete) {
-                        forward = Some((h, *span));
+                    declared[d] = Some(*span);
+                    if let Some(per_cell) = self.direction_spec(spec, board) {
+                        side_directions[d] = per_cell;
                     }
                 }
                 ast::SideStmt::Setup(setup_stmt) => {
@@ -1285,19 +1786,27 @@ impl Frontend {
                                 setup_complete = false;
                                 continue;
                             };
+                            // A merged cell is named by its own name, whichever name was written.
+                            let own = board.board.cells[cell].name.clone();
+                            let written = if own == cell_name.text { String::new() } else { format!(" (written `{}`)", cell_name.text) };
                             if board.board.cells[cell].transit {
                                 let label = self.primary(cell_name.span, "a transit cell");
-                                self.error(format!("`{}` is a transit cell: no piece can stand there", cell_name.text), vec![label], vec![
+                                self.error(format!("`{own}` is a transit cell: no piece can stand there"), vec![label], vec![
                                     "note: pieces cross transit cells but never stop on them".into(),
                                 ]);
                                 continue;
                             }
                             if let Some(first) = occupied.get(&cell) {
                                 let labels = vec![
-                                    self.primary(cell_name.span, format!("a second piece on `{}`", cell_name.text)),
+                                    self.primary(cell_name.span, format!("a second piece on `{own}`{written}")),
                                     self.secondary(*first, "first placed here"),
                                 ];
-                                self.error(format!("two pieces on `{}`", cell_name.text), labels, vec![]);
+                                let mut notes = Vec::new();
+                                let names: Vec<&str> = board.board.aliases.iter().filter(|a| a.cell == cell).map(|a| a.name.as_str()).collect();
+                                if !names.is_empty() {
+                                    notes.push(format!("note: `{own}` is also named {} (`identify`)", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")));
+                                }
+                                self.error(format!("two pieces on `{own}`"), labels, notes);
                                 continue;
                             }
                             occupied.insert(cell, cell_name.span);
@@ -1310,7 +1819,7 @@ impl Frontend {
                 ast::SideStmt::Promote(p) => {
                     let piece = self.piece_ref(&p.piece, ast_pieces, pieces, format!("promotion of an unknown piece `{}`", p.piece.text));
                     let choices: Vec<Option<PieceId>> = p.choices.iter().map(|c| self.piece_ref(c, ast_pieces, pieces, format!("promotion to an unknown piece `{}`", c.text))).collect();
-                    let zone = self.zone(&p.zone, board);
+                    let zone = self.zone(&p.zone, board, &zones);
                     if let Some(piece) = piece {
                         if let Some(first) = promoted.get(&piece) {
                             let labels = vec![self.primary(p.span, "a second promotion rule"), self.secondary(*first, "first here")];
@@ -1342,8 +1851,12 @@ impl Frontend {
             }
         }
 
-        if !forward_declared {
-            if let Some(use_) = forward_uses.first() {
+        for (d, name) in directions.iter().enumerate() {
+            if declared[d].is_some() {
+                continue;
+            }
+            let Some(use_) = forward_uses.iter().find(|u| u.direction == d) else { continue };
+            if d == 0 {
                 let labels = vec![
                     self.primary(s.name.span, format!("side `{}` has no `forward`", s.name.text)),
                     self.secondary(use_.span, format!("`{}` moves `forward`", use_.piece)),
@@ -1351,6 +1864,14 @@ impl Frontend {
                 self.error(format!("side `{}` needs a `forward` heading", s.name.text), labels, vec![
                     "help: add e.g. `forward N` to the side".into(),
                 ]);
+            } else {
+                let labels = vec![
+                    self.primary(s.name.span, format!("side `{}` has no direction `{name}`", s.name.text)),
+                    self.secondary(use_.span, format!("`{}` moves along `{name}`", use_.piece)),
+                ];
+                self.error(format!("side `{}` needs the direction `{name}`", s.name.text), labels, vec![format!(
+                    "help: add e.g. `direction {name} N` to the side"
+                )]);
             }
         }
         let royal_in_setup = setup.iter().any(|&(_, p)| pieces.get(p).is_some_and(|p| p.royal));
@@ -1400,14 +1921,8 @@ impl Frontend {
             model_castles.push(castle);
         }
 
-        let forward_heading = forward.map_or(0, |(h, _)| h);
-        model::Side {
-            name: s.name.text.clone(),
-            forward: vec![forward_heading; ncells],
-            setup,
-            promotions,
-            castles: model_castles,
-        }
+        let side = model::Side { name: s.name.text.clone(), directions: side_directions, setup, promotions, castles: model_castles };
+        (side, zones)
     }
 
     /// A piece named by symbol (as in FEN and setups) or by name.
@@ -1435,9 +1950,34 @@ impl Frontend {
         None
     }
 
-    fn zone(&mut self, zone: &ast::Zone, board: &BoardInfo) -> Option<Vec<CellId>> {
+    fn zone(&mut self, zone: &ast::Zone, board: &BoardInfo, zones: &HashMap<String, Vec<CellId>>) -> Option<Vec<CellId>> {
         let grid = board.board.grid.as_ref();
         match zone {
+            ast::Zone::Named { name, .. } => match zones.get(&name.text) {
+                Some(cells) => Some(cells.clone()),
+                None => {
+                    self.unknown("zone", name, " in this side (declare it with `zone NAME ...`)", zones.keys().map(String::as_str));
+                    None
+                }
+            },
+            ast::Zone::Lines { dirs, through, .. } => {
+                let hs = self.heading_set(dirs, board);
+                let cell = self.cell(through, &board.cells_by_name, board.cells_complete, " on this board");
+                let (hs, cell) = (hs?, cell?);
+                let mut out = vec![cell];
+                for h in hs {
+                    let mut seen = HashSet::new();
+                    let (mut c, mut heading) = (cell, h);
+                    while let Some((n, nh)) = board.board.step(c, heading) {
+                        if n == cell || !seen.insert((n, nh)) {
+                            break;
+                        }
+                        push_unique(&mut out, n);
+                        (c, heading) = (n, nh);
+                    }
+                }
+                Some(out)
+            }
             ast::Zone::Rank { rank, .. } | ast::Zone::File { file: rank, .. } => {
                 let is_rank = matches!(zone, ast::Zone::Rank { .. });
                 let what = if is_rank { "rank" } else { "file" };
@@ -1454,11 +1994,16 @@ impl Frontend {
                     return None;
                 };
                 let width = grid.files.len();
-                let cells = if is_rank {
+                let at: Vec<CellId> = if is_rank {
                     (0..width).filter_map(|x| grid.cell_at.get(index * width + x).copied().flatten()).collect()
                 } else {
                     (0..grid.ranks.len()).filter_map(|y| grid.cell_at.get(y * width + index).copied().flatten()).collect()
                 };
+                // An identified position names a cell that may be listed already.
+                let mut cells = Vec::new();
+                for c in at {
+                    push_unique(&mut cells, c);
+                }
                 Some(cells)
             }
             ast::Zone::Cells { span, cells } => {
@@ -1579,6 +2124,26 @@ impl Frontend {
     }
 }
 
+/// The fewest steps from `from` to every cell, stepping along the headings `by` only (`None`: no
+/// such path).
+fn distances(board: &model::Board, from: CellId, by: &[HeadingId]) -> Vec<Option<u32>> {
+    let mut dist = vec![None; board.cells.len()];
+    dist[from] = Some(0);
+    let mut queue = std::collections::VecDeque::from([from]);
+    while let Some(c) = queue.pop_front() {
+        let d = dist[c].unwrap_or(0);
+        for &h in by {
+            if let Some((t, _)) = board.step(c, h) {
+                if dist[t].is_none() {
+                    dist[t] = Some(d + 1);
+                    queue.push_back(t);
+                }
+            }
+        }
+    }
+    dist
+}
+
 /// Names that mean something in every piece rule and so cannot name a heading or group.
 fn is_reserved_direction(name: &str) -> bool {
     matches!(name, "all" | "forward" | "straight")
@@ -1661,6 +2226,30 @@ struct Env {
     y: i64,
     dx: i64,
     dy: i64,
+}
+
+/// A grid position or vector `(x, y)`.
+type Xy = (i64, i64);
+
+/// Problems of one `identify`, by grid position.
+#[derive(Default)]
+struct IdentifyProblems {
+    /// (position, target off the grid).
+    off_board: Vec<(Xy, Xy)>,
+    /// (position, heading, vector that no heading has).
+    bad_heading: Vec<(Xy, HeadingId, Xy)>,
+    /// (position, evaluation error).
+    failed: Vec<(Xy, String)>,
+}
+
+/// The first use of one of `vars` in an expression: its span and name.
+fn find_var(e: &ast::Expr, vars: &[&str]) -> Option<(Span, String)> {
+    match &e.kind {
+        ast::ExprKind::Int(_) => None,
+        ast::ExprKind::Var(v) => vars.contains(&v.as_str()).then(|| (e.span, v.clone())),
+        ast::ExprKind::Neg(a) | ast::ExprKind::Not(a) => find_var(a, vars),
+        ast::ExprKind::Binary(_, a, b) => find_var(a, vars).or_else(|| find_var(b, vars)),
+    }
 }
 
 #[derive(Default)]

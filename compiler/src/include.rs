@@ -4,7 +4,8 @@
 //! diagnostics of all later stages are written with global spans and mapped to (file, local range)
 //! once at the end ([`Sources::locate`]). The files are then merged into one AST:
 //! included declarations come first; a declaration of the including file replaces an included one
-//! of the same name (a piece, a seam, a castling rule, a `rules` setting), blocks of the same kind
+//! of the same name (a piece, a seam, an `identify`, a castling rule, a side's `forward`, `direction`
+//! or `zone`, a `rules` setting), blocks of the same kind
 //! (the board, a side of the same name, `rules`) are joined. Within one file, duplicates stay
 //! errors for the frontend to report.
 
@@ -123,15 +124,20 @@ pub fn resolve(
 fn merge(base: ast::File, top: ast::File) -> ast::File {
     let mut top_pieces = Vec::new();
     let mut top_seams = Vec::new();
+    let mut top_identify = Vec::new();
     let mut top_castles: Vec<(String, String)> = Vec::new();
+    // (side, what, name): `forward`, `direction NAME`, `zone NAME`.
+    let mut top_side_decls: Vec<(String, &'static str, String)> = Vec::new();
     let mut top_settings = Vec::new();
     for item in &top.items {
         match item {
             Item::Piece(p) => top_pieces.push(p.name.text.clone()),
             Item::Board(b) => {
                 for s in &b.statements {
-                    if let BoardStmt::Seam(seam) = s {
-                        top_seams.push(seam.name.text.clone());
+                    match s {
+                        BoardStmt::Seam(seam) => top_seams.push(seam.name.text.clone()),
+                        BoardStmt::Identify(id) => top_identify.push(id.name.text.clone()),
+                        _ => {}
                     }
                 }
             }
@@ -139,6 +145,9 @@ fn merge(base: ast::File, top: ast::File) -> ast::File {
                 for s in &side.statements {
                     if let ast::SideStmt::Castle(c) = s {
                         top_castles.push((side.name.text.clone(), c.name.text.clone()));
+                    }
+                    if let Some((what, name)) = side_decl_key(s) {
+                        top_side_decls.push((side.name.text.clone(), what, name));
                     }
                 }
             }
@@ -152,13 +161,19 @@ fn merge(base: ast::File, top: ast::File) -> ast::File {
         match item {
             Item::Piece(p) if top_pieces.contains(&p.name.text) => {}
             Item::Board(mut b) => {
-                b.statements.retain(|s| !matches!(s, BoardStmt::Seam(seam) if top_seams.contains(&seam.name.text)));
+                b.statements.retain(|s| match s {
+                    BoardStmt::Seam(seam) => !top_seams.contains(&seam.name.text),
+                    BoardStmt::Identify(id) => !top_identify.contains(&id.name.text),
+                    _ => true,
+                });
                 items.push(Item::Board(b));
             }
             Item::Side(mut side) => {
                 let name = side.name.text.clone();
                 side.statements.retain(|st| {
-                    !matches!(st, ast::SideStmt::Castle(c) if top_castles.contains(&(name.clone(), c.name.text.clone())))
+                    let castle = matches!(st, ast::SideStmt::Castle(c) if top_castles.contains(&(name.clone(), c.name.text.clone())));
+                    let decl = side_decl_key(st).is_some_and(|(what, n)| top_side_decls.contains(&(name.clone(), what, n)));
+                    !castle && !decl
                 });
                 items.push(Item::Side(side));
             }
@@ -198,6 +213,17 @@ fn merge(base: ast::File, top: ast::File) -> ast::File {
         }
     }
     ast::File { items, ..top }
+}
+
+/// The key under which a side statement replaces an included one: `forward`, a `direction` or a
+/// `zone` by name.
+fn side_decl_key(s: &ast::SideStmt) -> Option<(&'static str, String)> {
+    match s {
+        ast::SideStmt::Forward { .. } => Some(("forward", String::new())),
+        ast::SideStmt::Direction { name, .. } => Some(("direction", name.text.clone())),
+        ast::SideStmt::Zone { name, .. } => Some(("zone", name.text.clone())),
+        _ => None,
+    }
 }
 
 /// Which setting a `rules` entry sets.

@@ -60,9 +60,23 @@ pub fn rule_rays(v: &Variant, side: usize, piece: &Piece, rule: &crate::model::M
     if rule.across_transit {
         flags |= ray::PASS_UNATTACKED;
     }
+    if rule.origins.as_ref().is_some_and(|o| !o[side].contains(&origin)) {
+        return Vec::new();
+    }
     let starts: Vec<HeadingId> = match &rule.first {
         Dirs::Headings(hs) => hs.clone(),
-        Dirs::Forward(turns) => turns.iter().map(|&t| v.board.rotate(v.sides[side].forward[origin], t)).collect(),
+        Dirs::Side { direction, turns } => {
+            let mut out = Vec::new();
+            for &h in &v.sides[side].directions[*direction][origin] {
+                for &t in turns {
+                    let r = v.board.rotate(h, t);
+                    if !out.contains(&r) {
+                        out.push(r);
+                    }
+                }
+            }
+            out
+        }
     };
     // Legs as (slides, turns, avoid); the first leg's turns are applied already through `starts`.
     let mut legs = vec![Leg { slides: rule.first_slides, turns: vec![0], avoid: rule.first_avoid }];
@@ -129,11 +143,15 @@ impl Walk<'_> {
                     passed.truncate(depth);
                 }
             } else if let Some((c, nh)) = self.geo.step(cell, h, *avoid) {
-                if c == self.origin {
-                    continue;
-                }
                 if last {
-                    out.push(PathRay { flags: self.flags, heading: h0, must_empty: must_empty(passed), cells: vec![c] });
+                    // A path that ends on its own start is no move.
+                    if c != self.origin {
+                        out.push(PathRay { flags: self.flags, heading: h0, must_empty: must_empty(passed), cells: vec![c] });
+                    }
+                } else if c == self.origin {
+                    // A path may pass its own start (a step off a pole that comes back onto it, then
+                    // on): the cell is empty once the piece has left it, so it is not `passed`.
+                    self.expand(h0, leg + 1, c, nh, passed, out);
                 } else {
                     passed.push(c);
                     self.expand(h0, leg + 1, c, nh, passed, out);
@@ -163,6 +181,7 @@ pub fn lower(v: &Variant) -> Tables {
         }),
         step: board.step.iter().map(|s| s.map_or((NO_CELL, 0), |(c, h)| (c as u16, h as u8))).collect(),
         transit: board.cells.iter().enumerate().filter(|(_, c)| c.transit).map(|(i, _)| i as u16).collect(),
+        aliases: board.aliases.iter().map(|a| (a.name.clone(), a.cell as u16)).collect(),
         kinds: v
             .pieces
             .iter()

@@ -19,6 +19,9 @@ pub struct Variant {
     /// In turn order.
     pub sides: Vec<Side>,
     pub rules: Rules,
+    /// The names of the side-dependent directions rules may use: `forward` first, then the
+    /// `direction`s the sides declare (indices into [`Side::directions`]).
+    pub directions: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -36,6 +39,16 @@ pub struct Board {
     pub seams: Vec<String>,
     /// The heading rings in order, each in its declared (compass) order.
     pub rings: Vec<Vec<HeadingId>>,
+    /// Grid positions that are other names of a cell (`identify`), in grid order.
+    pub aliases: Vec<Alias>,
+}
+
+/// A second name of a cell: the grid position `coords` (named `name`) is the cell `cell`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Alias {
+    pub name: String,
+    pub cell: CellId,
+    pub coords: (i32, i32),
 }
 
 impl Board {
@@ -150,21 +163,24 @@ pub struct MoveRule {
     pub en_passant: bool,
     /// The cells passed must be transit cells, and not attacked when the move is made.
     pub across_transit: bool,
-    /// The first leg's headings. `Forward` is resolved per side and cell at lowering.
+    /// The first leg's headings. `Dirs::Side` is resolved per side and cell at lowering.
     pub first: Dirs,
     pub first_slides: bool,
     /// Seams the first leg may not cross (bits of [`Board::seams`]).
     pub first_avoid: u32,
     /// The legs after the first.
     pub legs: Vec<Leg>,
+    /// `on ...`: per side, the only cells the rule applies from (`None`: every cell).
+    pub origins: Option<Vec<Vec<CellId>>>,
 }
 
 #[derive(Debug, Clone)]
 pub enum Dirs {
     /// Explicit headings, each already rotated by its turns.
     Headings(Vec<HeadingId>),
-    /// The side's forward heading at the cell, rotated by each of these turns (`[0]` for plain forward).
-    Forward(Vec<i32>),
+    /// The side's direction `direction` (an index into [`Variant::directions`]; 0 is `forward`) at
+    /// the cell, each of its headings rotated by each of these turns (`[0]` for no turn).
+    Side { direction: usize, turns: Vec<i32> },
 }
 
 #[derive(Debug, Clone)]
@@ -179,11 +195,19 @@ pub struct Leg {
 #[derive(Debug, Clone)]
 pub struct Side {
     pub name: String,
-    /// The side's forward heading per cell.
-    pub forward: Vec<HeadingId>,
+    /// Per direction ([`Variant::directions`]; 0 is `forward`), per cell, the headings it means
+    /// there (none where it is undefined, several where a derived direction ties).
+    pub directions: Vec<Vec<Vec<HeadingId>>>,
     pub setup: Vec<(CellId, PieceId)>,
     pub promotions: Vec<Promotion>,
     pub castles: Vec<Castle>,
+}
+
+impl Side {
+    /// The headings `forward` means on `cell`.
+    pub fn forward(&self, cell: CellId) -> &[HeadingId] {
+        self.directions.first().and_then(|d| d.get(cell)).map_or(&[], Vec::as_slice)
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -53,7 +53,7 @@ fn orthodox_edges_and_defaults() {
         other => panic!("{other:?}"),
     }
     assert_eq!(knight.rules[0].legs[0].turns, vec![1, -1]);
-    assert_eq!(variant.sides[1].forward[0], heading("S"));
+    assert_eq!(variant.sides[1].forward(0), [heading("S")]);
     assert!(variant.sides[0].castles[0].fen == Some('K'));
 }
 

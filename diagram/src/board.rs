@@ -85,7 +85,8 @@ impl<'t> Board<'t> {
         for y in 0..height {
             for x in 0..width {
                 let c = grid.cell_at[y * width + x];
-                if c != NO_CELL {
+                // A cell with several grid positions (`identify`) is drawn at its own.
+                if c != NO_CELL && !t.is_alias_position(x, y) {
                     pos[c as usize] = Some((x as i32, y as i32));
                 }
             }
@@ -183,6 +184,9 @@ impl<'t> Board<'t> {
             };
             for (x, y) in along {
                 let Some(cell) = self.cell_at(x, y) else { continue };
+                if self.t.is_alias_position(x as usize, y as usize) {
+                    continue;
+                }
                 let Some((target, arrival)) = self.step(cell, h) else { continue };
                 if self.is_plain(cell, h, target) {
                     continue;
@@ -264,8 +268,10 @@ impl<'t> Board<'t> {
         let cy = vy.clamp(0, self.height as i32 - 1);
         let start = self.cell_at(cx, cy)?;
         let (dx, dy) = (vx - cx, vy - cy);
-        let hx = (dx != 0).then(|| self.heading_with((dx.signum(), 0))).flatten();
-        let hy = (dy != 0).then(|| self.heading_with((0, dy.signum()))).flatten();
+        // A position that is another name of a cell (`identify`) sees the board in its own frame.
+        let k = self.position_turn(cx, cy);
+        let hx = (dx != 0).then(|| self.heading_with((dx.signum(), 0))).flatten().map(|h| self.turn(h, k));
+        let hy = (dy != 0).then(|| self.heading_with((0, dy.signum()))).flatten().map(|h| self.turn(h, k));
         let legs = |first: Option<usize>, n1: i32, second: Option<usize>, n2: i32| -> Option<(usize, usize)> {
             let mut cur = (start, first.or(second)?);
             let mut heading = cur.1;
@@ -300,6 +306,30 @@ impl<'t> Board<'t> {
             return legs(hx, dx.abs(), None, 0);
         }
         legs(hx, dx.abs(), hy, dy.abs()).or_else(|| legs(hy, dy.abs(), hx, dx.abs()))
+    }
+
+    /// For a grid position that is another name of a cell drawn elsewhere (`identify`), how many
+    /// compass points its frame is turned against the cell's: the turn that makes the most of its
+    /// orthogonal grid neighbours the cell's neighbours in the same directions. 0 elsewhere.
+    pub fn position_turn(&self, x: i32, y: i32) -> i32 {
+        if x < 0 || y < 0 || !self.t.is_alias_position(x as usize, y as usize) {
+            return 0;
+        }
+        let Some(c) = self.cell_at(x, y) else { return 0 };
+        let mut votes: BTreeMap<i32, usize> = BTreeMap::new();
+        for v in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
+            let (Some(h), Some(n)) = (self.heading_with(v), self.cell_at(x + v.0, y + v.1)) else { continue };
+            if n == c {
+                continue;
+            }
+            for g in 0..self.t.headings.len() {
+                if self.step(c, g).map(|s| s.0) == Some(n) {
+                    let k = (g as i32 - h as i32).rem_euclid(self.t.headings.len() as i32);
+                    *votes.entry(k).or_default() += 1;
+                }
+            }
+        }
+        votes.into_iter().max_by_key(|&(k, n)| (n, std::cmp::Reverse(k))).map_or(0, |(k, _)| k)
     }
 
     /// Whether every rank is a closed ring (the last file steps on to the first) and both end ranks

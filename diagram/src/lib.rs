@@ -195,7 +195,7 @@ fn state<B: CellSet>(g: &Game<B>, text: Option<&str>) -> Result<PositionState, S
 fn parse_moves(b: &Board, spec: &str, pieces: &[Option<Piece>]) -> Result<(Piece, usize, bool), String> {
     let t = b.t;
     let cell_of = |name: &str| {
-        t.cells.iter().position(|c| c == name).ok_or_else(|| format!("--moves: there is no cell '{name}' on this board"))
+        t.cell_by_name(name).map(usize::from).ok_or_else(|| format!("--moves: there is no cell '{name}' on this board"))
     };
     let Some((who, at)) = spec.rsplit_once('@') else {
         let cell = cell_of(spec)?;

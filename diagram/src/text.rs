@@ -51,7 +51,9 @@ pub fn board(b: &Board, scene: &Scene) -> String {
     for y in (0..b.height as i32).rev() {
         let mut row = String::new();
         for x in 0..b.width as i32 {
-            let content = match b.cell_at(x, y) {
+            // A position that is another name of a cell (`identify`) stays blank: the cell is drawn
+            // at its own position, as in the SVG view and FEN.
+            let content = match b.cell_at(x, y).filter(|_| !b.t.is_alias_position(x as usize, y as usize)) {
                 None => " ".repeat(cw),
                 Some(c) => centre(&cell_text(b, scene, c), cw),
             };

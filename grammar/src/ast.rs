@@ -73,6 +73,9 @@ pub enum BoardStmt {
     Headings(Headings),
     Group(Group),
     Seam(Seam),
+    /// `identify NAME when ... : to (X, Y) heading ...`: grid positions that are other names of the
+    /// cell at (X, Y) (the `pieces` of the [`Seam`] are always empty).
+    Identify(Seam),
     Cells(CellsDecl),
     /// `transit CELLS`: cells pieces cross but never stop on.
     Transit(CellsDecl),
@@ -238,6 +241,23 @@ pub struct Rule {
     pub span: Span,
     pub modifiers: Vec<Modifier>,
     pub legs: Vec<Leg>,
+    /// `on { CELLS }` or `on ZONE`: the cells the rule applies from.
+    pub on: Option<RuleOn>,
+}
+
+/// The cells a rule applies from.
+#[derive(Debug, Clone)]
+pub struct RuleOn {
+    pub span: Span,
+    pub target: OnTarget,
+}
+
+#[derive(Debug, Clone)]
+pub enum OnTarget {
+    /// `on { a1 b2 }`: these cells, for every side.
+    Cells { span: Span, cells: Vec<Name> },
+    /// `on NAME`: the side's zone of that name.
+    Zone(Name),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -327,10 +347,46 @@ pub struct Side {
 
 #[derive(Debug, Clone)]
 pub enum SideStmt {
-    Forward { span: Span, heading: Name },
+    Forward { span: Span, spec: DirectionSpec },
+    /// `direction NAME SPEC`: a further side-dependent heading set.
+    Direction { span: Span, name: Name, spec: DirectionSpec },
+    /// `zone NAME ZONE`: a named set of cells of the side.
+    Zone { span: Span, name: Name, zone: Zone },
     Setup(Setup),
     Promote(Promote),
     Castle(Castle),
+}
+
+/// What `forward` (or a `direction`) means for a side.
+#[derive(Debug, Clone)]
+pub enum DirectionSpec {
+    /// The same headings everywhere (a heading, a group or `{ ... }`).
+    Fixed(DirSet),
+    /// Per cell, derived from the distance to a cell.
+    Derived(DerivedDirs),
+}
+
+/// `GROUP away|farthest from CELL [by GROUP]`.
+#[derive(Debug, Clone)]
+pub struct DerivedDirs {
+    pub span: Span,
+    /// The candidate headings.
+    pub candidates: DirSet,
+    /// `farthest` rather than `away`.
+    pub farthest: bool,
+    pub farthest_span: Span,
+    pub from: Name,
+    /// The headings whose steps the distance counts (`all` when omitted).
+    pub by: Option<DirSet>,
+}
+
+impl DirSet {
+    pub fn span(&self) -> Span {
+        match self {
+            DirSet::Name(n) => n.span,
+            DirSet::Set { span, .. } => *span,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -359,12 +415,20 @@ pub enum Zone {
     Rank { span: Span, rank: Name },
     File { span: Span, file: Name },
     Cells { span: Span, cells: Vec<Name> },
+    /// `lines GROUP through CELL`: the cell and every cell its slides along these headings reach.
+    Lines { span: Span, dirs: DirSet, through: Name },
+    /// A zone the side declared with `zone NAME ...`.
+    Named { span: Span, name: Name },
 }
 
 impl Zone {
     pub fn span(&self) -> Span {
         match self {
-            Zone::Rank { span, .. } | Zone::File { span, .. } | Zone::Cells { span, .. } => *span,
+            Zone::Rank { span, .. }
+            | Zone::File { span, .. }
+            | Zone::Cells { span, .. }
+            | Zone::Lines { span, .. }
+            | Zone::Named { span, .. } => *span,
         }
     }
 }

@@ -190,6 +190,17 @@ fn describe_rule(rule: Rule) -> &'static str {
         Rule::kw_cells | Rule::cells_decl | Rule::zone_cells => "`cells`",
         Rule::kw_link | Rule::link | Rule::link_part => "`link`",
         Rule::kw_transit | Rule::transit => "`transit`",
+        Rule::kw_identify | Rule::identify => "`identify`",
+        Rule::kw_direction | Rule::direction => "`direction`",
+        Rule::kw_away | Rule::away => "`away`",
+        Rule::kw_farthest | Rule::farthest => "`farthest`",
+        Rule::kw_from => "`from`",
+        Rule::kw_by => "`by`",
+        Rule::kw_zone | Rule::zone_decl => "`zone`",
+        Rule::kw_lines | Rule::zone_lines => "`lines`",
+        Rule::kw_through => "`through`",
+        Rule::zone_name => "a zone name",
+        Rule::rule_on => "`on`",
         Rule::kw_royal | Rule::royal => "`royal`",
         Rule::kw_resets | Rule::resets_clock => "`resets-clock`",
         Rule::kw_then => "`then`",
@@ -315,6 +326,15 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_cells
             | Rule::kw_link
             | Rule::kw_transit
+            | Rule::kw_identify
+            | Rule::kw_direction
+            | Rule::kw_away
+            | Rule::kw_farthest
+            | Rule::kw_from
+            | Rule::kw_by
+            | Rule::kw_zone
+            | Rule::kw_lines
+            | Rule::kw_through
             | Rule::kw_royal
             | Rule::kw_resets
             | Rule::kw_then
@@ -473,6 +493,18 @@ fn build_board(pair: Pair<Rule>) -> Result<Board, SyntaxError> {
                     _ => SeamHeading::Vector(build_pair(heading_pair)?),
                 };
                 BoardStmt::Seam(Seam { span: stmt_span, name, pieces, when, to, heading })
+            }
+            Rule::identify => {
+                let mut c = Children::of(stmt);
+                let name = c.name()?;
+                let when = build_expr(c.next()?, 0)?;
+                let to = build_pair(c.next()?)?;
+                let heading_pair = c.next()?;
+                let heading = match heading_pair.as_rule() {
+                    Rule::same => SeamHeading::Same(span_of(&heading_pair)),
+                    _ => SeamHeading::Vector(build_pair(heading_pair)?),
+                };
+                BoardStmt::Identify(Seam { span: stmt_span, name, pieces: Vec::new(), when, to, heading })
             }
             Rule::cells_decl => {
                 let cells = Children::of(stmt).rest().map(|p| name_of(&p)).collect();
@@ -652,6 +684,7 @@ fn build_rule(pair: Pair<Rule>) -> Result<Rule_, SyntaxError> {
     let span = span_of(&pair);
     let mut modifiers = Vec::new();
     let mut legs = Vec::new();
+    let mut on = None;
     for child in Children::of(pair).rest() {
         let child_span = span_of(&child);
         match child.as_rule() {
@@ -669,10 +702,21 @@ fn build_rule(pair: Pair<Rule>) -> Result<Rule_, SyntaxError> {
                 modifiers.push(Modifier { span: child_span, kind });
             }
             Rule::leg => legs.push(build_leg(child)?),
+            Rule::rule_on => {
+                let inner = Children::of(child).next()?;
+                let target = match inner.as_rule() {
+                    Rule::dir_set => OnTarget::Cells {
+                        span: span_of(&inner),
+                        cells: Children::of(inner).rest().map(|p| name_of(&p)).collect(),
+                    },
+                    _ => OnTarget::Zone(name_of(&inner)),
+                };
+                on = Some(RuleOn { span: child_span, target });
+            }
             _ => return Err(internal(child_span)),
         }
     }
-    Ok(Rule_ { span, modifiers, legs })
+    Ok(Rule_ { span, modifiers, legs, on })
 }
 
 /// The AST's piece rule; named apart from pest's generated `Rule` enum.
@@ -750,7 +794,17 @@ fn build_side(pair: Pair<Rule>) -> Result<Side, SyntaxError> {
     for stmt in c.rest() {
         let sspan = span_of(&stmt);
         statements.push(match stmt.as_rule() {
-            Rule::forward => SideStmt::Forward { span: sspan, heading: Children::of(stmt).name()? },
+            Rule::forward => SideStmt::Forward { span: sspan, spec: build_direction_spec(Children::of(stmt).next()?)? },
+            Rule::direction => {
+                let mut c = Children::of(stmt);
+                let name = c.name()?;
+                SideStmt::Direction { span: sspan, name, spec: build_direction_spec(c.next()?)? }
+            }
+            Rule::zone_decl => {
+                let mut c = Children::of(stmt);
+                let name = c.name()?;
+                SideStmt::Zone { span: sspan, name, zone: build_zone(c.next()?)? }
+            }
             Rule::setup => {
                 let mut groups = Vec::new();
                 for group in Children::of(stmt).rest() {
@@ -767,15 +821,9 @@ fn build_side(pair: Pair<Rule>) -> Result<Side, SyntaxError> {
                 let mut choices = Vec::new();
                 let mut zone = None;
                 for p in pc.rest() {
-                    let zspan = span_of(&p);
                     match p.as_rule() {
                         Rule::ident => choices.push(name_of(&p)),
-                        Rule::zone_rank => zone = Some(Zone::Rank { span: zspan, rank: Children::of(p).name()? }),
-                        Rule::zone_file => zone = Some(Zone::File { span: zspan, file: Children::of(p).name()? }),
-                        Rule::zone_cells => {
-                            zone = Some(Zone::Cells { span: zspan, cells: Children::of(p).rest().map(|q| name_of(&q)).collect() })
-                        }
-                        _ => return Err(internal(zspan)),
+                        _ => zone = Some(build_zone(p)?),
                     }
                 }
                 let zone = zone.ok_or_else(|| internal(sspan))?;
@@ -812,6 +860,51 @@ fn build_side(pair: Pair<Rule>) -> Result<Side, SyntaxError> {
         });
     }
     Ok(Side { span, name, statements })
+}
+
+/// A zone form (`rank`, `file`, `cells`, `lines`) or the name of a side's zone.
+fn build_zone(p: Pair<Rule>) -> Result<Zone, SyntaxError> {
+    let span = span_of(&p);
+    Ok(match p.as_rule() {
+        Rule::zone_rank => Zone::Rank { span, rank: Children::of(p).name()? },
+        Rule::zone_file => Zone::File { span, file: Children::of(p).name()? },
+        Rule::zone_cells => Zone::Cells { span, cells: Children::of(p).rest().map(|q| name_of(&q)).collect() },
+        Rule::zone_lines => {
+            let mut c = Children::of(p);
+            let dirs = build_dir_set(c.next()?);
+            let through = c.name()?;
+            Zone::Lines { span, dirs, through }
+        }
+        Rule::zone_name => Zone::Named { span, name: Children::of(p).name()? },
+        _ => return Err(internal(span)),
+    })
+}
+
+/// A heading, group or `{ ... }` set.
+fn build_dir_set(p: Pair<Rule>) -> DirSet {
+    match p.as_rule() {
+        Rule::dir_set => DirSet::Set { span: span_of(&p), names: Children::of(p).rest().map(|q| name_of(&q)).collect() },
+        _ => DirSet::Name(name_of(&p)),
+    }
+}
+
+/// `forward`'s or a `direction`'s meaning: a heading, or a derived per-cell set.
+fn build_direction_spec(p: Pair<Rule>) -> Result<DirectionSpec, SyntaxError> {
+    let span = span_of(&p);
+    match p.as_rule() {
+        Rule::ident | Rule::dir_set => Ok(DirectionSpec::Fixed(build_dir_set(p))),
+        Rule::derived_dirs => {
+            let mut c = Children::of(p);
+            let candidates = build_dir_set(c.next()?);
+            let rule = c.next()?;
+            let farthest = rule.as_rule() == Rule::farthest;
+            let farthest_span = span_of(&rule);
+            let from = c.name()?;
+            let by = c.rest().next().map(build_dir_set);
+            Ok(DirectionSpec::Derived(DerivedDirs { span, candidates, farthest, farthest_span, from, by }))
+        }
+        _ => Err(internal(span)),
+    }
 }
 
 fn build_rules(pair: Pair<Rule>) -> Result<Rules, SyntaxError> {

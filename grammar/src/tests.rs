@@ -110,6 +110,70 @@ fn deep_nesting_is_an_error_not_a_crash() {
     assert!(parse(&nots).is_err());
 }
 
+/// `identify`, derived directions, side zones, `lines ... through` and rules `on` cells.
+#[test]
+fn identify_directions_zones_and_on() {
+    let source = example("corner/lib/variant2.orbis");
+    let file = parse(&source).unwrap_or_else(|e| panic!("{e:?}"));
+    let board = file.items.iter().find_map(|i| match i {
+        Item::Board(b) => Some(b),
+        _ => None,
+    });
+    assert!(board.is_none(), "the board is in the included library");
+    let board_file = parse(&example("corner/lib/middle-join-9x9.orbis")).expect("parses");
+    let Some(Item::Board(board)) = board_file.items.first() else { panic!("a board") };
+    let ids: Vec<&Seam> = board
+        .statements
+        .iter()
+        .filter_map(|s| match s {
+            BoardStmt::Identify(s) => Some(s),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ids.len(), 2);
+    assert_eq!(ids[0].name.text, "i-file-is-rank-1");
+    let pawn = file
+        .items
+        .iter()
+        .find_map(|i| match i {
+            Item::Piece(p) if p.name.text == "Pawn" => Some(p),
+            _ => None,
+        })
+        .expect("a pawn");
+    assert!(matches!(&pawn.rules[1].on, Some(RuleOn { target: OnTarget::Zone(z), .. }) if z.text == "rear-pawns"));
+    let white = file
+        .items
+        .iter()
+        .find_map(|i| match i {
+            Item::Side(s) if s.name.text == "white" => Some(s),
+            _ => None,
+        })
+        .expect("white");
+    let mut seen = (false, false, false, false);
+    for st in &white.statements {
+        match st {
+            SideStmt::Forward { spec: DirectionSpec::Derived(d), .. } => {
+                assert!(!d.farthest && d.from.text == "i1");
+                seen.0 = true;
+            }
+            SideStmt::Direction { name, spec: DirectionSpec::Derived(d), .. } => {
+                assert!(d.farthest && name.text == "away-diagonal");
+                seen.1 = true;
+            }
+            SideStmt::Zone { name, zone: Zone::Cells { cells, .. }, .. } => {
+                assert_eq!((name.text.as_str(), cells.len()), ("rear-pawns", 4));
+                seen.2 = true;
+            }
+            SideStmt::Promote(p) => {
+                assert!(matches!(&p.zone, Zone::Lines { through, .. } if through.text == "a9"));
+                seen.3 = true;
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(seen, (true, true, true, true));
+}
+
 #[test]
 fn truncated_and_mutated_inputs_never_panic() {
     let source = example("spherical/nadvorney.orbis");
@@ -145,6 +209,8 @@ mod random {
             Just("when"), Just("y"), Just(">"), Just("7"), Just(":"), Just("to"), Just(","), Just("heading"),
             Just("same"), Just("piece"), Just("K"), Just("step"), Just("then"), Just("turn"), Just("+-1"),
             Just("side"), Just("setup"), Just("castle"), Just("->"), Just("rules"), Just("-"), Just("mod"),
+            Just("identify"), Just("forward"), Just("direction"), Just("away"), Just("farthest"), Just("from"),
+            Just("by"), Just("zone"), Just("lines"), Just("through"), Just("on"), Just("orth"),
         ], 0..60)) {
             let _ = parse(&tokens.join(" "));
         }

@@ -18,7 +18,7 @@ use crate::tables::{
 /// First four bytes of every table file.
 pub const MAGIC: [u8; 4] = *b"ORBT";
 /// The only layout this build reads and writes. Any layout change bumps it.
-pub const FORMAT_VERSION: u16 = 2;
+pub const FORMAT_VERSION: u16 = 3;
 /// Bytes before the payload: magic, version, flags, payload length, checksum.
 pub const HEADER_LEN: usize = 16;
 /// At most this many colored kinds (`sides * kinds`): a set of them is a `u64`.
@@ -118,6 +118,11 @@ impl Tables {
             w.u8(heading);
         }
         w.u16s(&self.transit);
+        w.count(self.aliases.len());
+        for (name, cell) in &self.aliases {
+            w.str(name);
+            w.u16(*cell);
+        }
         w.count(self.kinds.len());
         for k in &self.kinds {
             w.str(&k.name);
@@ -337,6 +342,12 @@ impl Tables {
 
         for (i, &c) in self.transit.iter().enumerate() {
             check_cell(&|| format!("transit cell {i}"), c)?;
+        }
+        for (i, (name, c)) in self.aliases.iter().enumerate() {
+            check_cell(&|| format!("alias {i} ({name})"), *c)?;
+            if self.cells.contains(name) || self.aliases[..i].iter().any(|(a, _)| a == name) {
+                return Err(invalid(format!("alias {i} ({name})"), "the name is already a cell or an alias"));
+            }
         }
 
         if let Some(g) = &self.grid {
@@ -689,6 +700,14 @@ fn read_payload(r: &mut Reader) -> Result<Tables, FormatError> {
     r.section = "transit";
     let transit = r.u16s()?;
 
+    r.section = "aliases";
+    let n = r.count(6)?;
+    let mut aliases = Vec::with_capacity(n);
+    for i in 0..n {
+        let name = r.str(&|| format!("alias {i} name"))?;
+        aliases.push((name, r.u16()?));
+    }
+
     r.section = "kinds";
     let n = r.count(9)?;
     let mut kinds = Vec::with_capacity(n);
@@ -798,6 +817,7 @@ fn read_payload(r: &mut Reader) -> Result<Tables, FormatError> {
         grid,
         step,
         transit,
+        aliases,
         kinds,
         sides,
         rules,

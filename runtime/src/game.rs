@@ -284,8 +284,16 @@ impl<B: CellSet> Game<B> {
         }
     }
 
+    /// The cell a name means (its own name or an alias).
     pub fn cell_by_name(&self, name: &str) -> Option<u16> {
-        self.tables.cells.iter().position(|c| c == name).map(|c| c as u16)
+        self.tables.cell_by_name(name)
+    }
+
+    /// Every name of `cell`: its own first, then its aliases.
+    pub fn cell_names(&self, cell: u16) -> Vec<&str> {
+        let mut out = vec![self.cell_name(cell)];
+        out.extend(self.tables.aliases.iter().filter(|(_, c)| *c == cell).map(|(a, _)| a.as_str()));
+        out
     }
 
     pub fn symbol(&self, kind: usize) -> char {

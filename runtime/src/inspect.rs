@@ -131,6 +131,10 @@ fn write_all(out: &mut String, t: &Tables) -> std::fmt::Result {
         let names: Vec<&str> = t.transit.iter().map(|&c| t.cells.get(c as usize).map_or("?", String::as_str)).collect();
         writeln!(out, "transit: {}", names.join(" "))?;
     }
+    if !t.aliases.is_empty() {
+        let pairs: Vec<String> = t.aliases.iter().map(|(a, c)| format!("{a}={}", names.cell(*c))).collect();
+        writeln!(out, "aliases: {}", pairs.join(" "))?;
+    }
 
     writeln!(out, "steps:")?;
     for c in 0..n_cells {
@@ -288,6 +292,7 @@ mod tests {
             // a E -> b, a W -> b arriving E (a seam), b E -> off, b W -> a.
             step: vec![(b, 0), (b, 0), (NO_CELL, 0), (a, 1)],
             transit: vec![],
+            aliases: vec![],
             kinds: vec![KindInfo { name: "King".into(), symbol: 'K', royal: true, resets_clock: false }],
             sides: vec![
                 SideInfo {

@@ -7,6 +7,10 @@
 //!   (`ep=CELLS:VICTIM` lists the en-passant cells, `+`-separated, and the piece that may be taken).
 //!
 //! Moves are written `Ng1-f3`, `Bf1xb5`, `Pe7-e8=Q`, `Pe5xd6ep`, castling by its rule's name.
+//!
+//! A cell with several names (`identify`) is read under any of them and written under its own. FEN
+//! lists every grid position: such a cell is written at its own position (its other positions count
+//! as empty) and read at any one of them, never two.
 
 use crate::bits::CellSet;
 use crate::game::Game;
@@ -85,6 +89,14 @@ impl<B: CellSet> Position<B> {
                 let cell = grid.cell_at[y * w + x];
                 if cell == NO_CELL {
                     return err(format!("FEN puts '{ch}' on a hole of the grid"));
+                }
+                if pos.board[cell as usize] != 0 {
+                    // Only an identified cell appears twice in the grid.
+                    return err(format!(
+                        "FEN puts two pieces on {} (its names: {})",
+                        game.cell_name(cell),
+                        game.cell_names(cell).join(", ")
+                    ));
                 }
                 let side = if ch.is_ascii_uppercase() { 0 } else { 1 };
                 pos.put(game, cell as usize, side * game.kinds + kind);
@@ -195,7 +207,8 @@ impl<B: CellSet> Position<B> {
             let mut empty = 0;
             for x in 0..w {
                 let cell = grid.cell_at[y * w + x];
-                let code = if cell == NO_CELL { 0 } else { self.board[cell as usize] };
+                // An identified cell's piece is written at the cell's own position only.
+                let code = if cell == NO_CELL || game.tables.is_alias_position(x, y) { 0 } else { self.board[cell as usize] };
                 if code == 0 {
                     empty += 1;
                     continue;
@@ -450,12 +463,16 @@ impl<B: CellSet> Position<B> {
         let symbol = game.symbol((self.board[mv.from as usize] as usize - 1) % game.kinds).to_string();
         let promotion = if promotion && mv.promotion != NO_PROMOTION { format!("={}", game.symbol(mv.promotion as usize)) } else { String::new() };
         let eps: &[&str] = if mv.kind == MoveKind::EnPassant { &["ep", ""] } else { &[""] };
-        let (from, to) = (game.cell_name(mv.from), game.cell_name(mv.to));
         let mut out = vec![notation];
-        for piece in [symbol.as_str(), ""] {
-            for sep in ["-", "x", ""] {
-                for ep in eps {
-                    out.push(format!("{piece}{from}{sep}{to}{promotion}{ep}"));
+        // Every name of an identified cell is accepted.
+        for from in game.cell_names(mv.from) {
+            for to in game.cell_names(mv.to) {
+                for piece in [symbol.as_str(), ""] {
+                    for sep in ["-", "x", ""] {
+                        for ep in eps {
+                            out.push(format!("{piece}{from}{sep}{to}{promotion}{ep}"));
+                        }
+                    }
                 }
             }
         }

@@ -21,6 +21,10 @@ pub struct Tables {
     pub step: Vec<(u16, u8)>,
     /// Cells pieces cross but never stop on (never occupied; may be attacked).
     pub transit: Vec<u16>,
+    /// Other names of cells (`identify`): (name, cell). Positions and moves accept them; output
+    /// always uses the cell's own name. On a grid, the alias of a grid position is its file and
+    /// rank name (see [`Tables::is_alias_position`]).
+    pub aliases: Vec<(String, u16)>,
     pub kinds: Vec<KindInfo>,
     pub sides: Vec<SideInfo>,
     pub rules: RulesInfo,
@@ -35,6 +39,27 @@ pub struct Tables {
     pub attacks: Vec<Attack>,
     /// Colored-kind masks of `Attack::Line` cells.
     pub masks: Vec<u64>,
+}
+
+impl Tables {
+    /// The cell a name means: its own name or one of its aliases.
+    pub fn cell_by_name(&self, name: &str) -> Option<u16> {
+        match self.cells.iter().position(|c| c == name) {
+            Some(c) => Some(c as u16),
+            None => self.aliases.iter().find(|(a, _)| a == name).map(|&(_, c)| c),
+        }
+    }
+
+    /// Whether grid position (x, y) only names a cell whose own position is elsewhere (an
+    /// `identify`d position): FEN leaves it empty, diagrams draw the cell at its own position.
+    pub fn is_alias_position(&self, x: usize, y: usize) -> bool {
+        let Some(g) = &self.grid else { return false };
+        if self.aliases.is_empty() || x >= g.width as usize || y >= g.height as usize {
+            return false;
+        }
+        let name = format!("{}{}", g.files[x], g.ranks[y]);
+        self.aliases.iter().any(|(a, _)| *a == name)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -111,6 +111,7 @@ fn sample() -> Tables {
         }),
         step: step_fn,
         transit: vec![],
+        aliases: vec![],
         kinds: vec![
             KindInfo { name: "King".into(), symbol: 'K', royal: true, resets_clock: false },
             KindInfo { name: "Pawn".into(), symbol: 'P', royal: false, resets_clock: true },

@@ -238,13 +238,18 @@ pub fn describe_rule(v: &Variant, rule: &crate::model::MoveRule) -> String {
             let names: Vec<&str> = hs.iter().map(|&h| v.board.headings[h].name.as_str()).collect();
             words.push(if names.len() == 1 { names[0].to_string() } else { format!("{{ {} }}", names.join(" ")) });
         }
-        Dirs::Forward(ts) if ts == &[0] => words.push("forward".into()),
-        Dirs::Forward(ts) => words.push(format!("forward {}", turns(ts))),
+        Dirs::Side { direction, turns: ts } => {
+            let name = v.directions.get(*direction).map_or("forward", String::as_str);
+            words.push(if ts == &[0] { name.to_string() } else { format!("{name} {}", turns(ts)) });
+        }
     }
     for leg in &rule.legs {
         words.push("then".into());
         words.push(if leg.slides { "slide".into() } else { "step".into() });
         words.push(if leg.turns == [0] { "straight".into() } else { turns(&leg.turns) });
+    }
+    if rule.origins.is_some() {
+        words.push("on ...".into());
     }
     words.join(" ")
 }
