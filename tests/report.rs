@@ -168,39 +168,24 @@ fn yapsan_bishop_commands_16_squares_on_every_circuit_and_is_colour_bound() {
 /// Spherical corner chess, variant 1 (seed-facts 2.A, V1 step rule), written with seams: each
 /// edge is folded onto its neighbour by a quarter turn about a pole, and a step out over a corner
 /// doubles back. With the FIDE array on it (the corner arrays are missing from the source).
+/// The FIDE array on the corner-pole board of Variant 1 (the board of examples/corner, included).
 const CORNER_V1_FIDE: &str = r#"
 variant "Corner chess V1 board, FIDE array"
-board {
-  grid files a..h ranks 1..8
-  headings {
-    N (0, 1)  NE (1, 1)  E (1, 0)  SE (1, -1)
-    S (0, -1) SW (-1, -1) W (-1, 0) NW (-1, 1)
-  }
-  group orth = N E S W
-  group diag = NE SE SW NW
-  seam corner when (x < 0 or x > 7) and (y < 0 or y > 7) : to (x - dx, y - dy) heading (-dx, -dy)
-  seam bottom when y < 0 : to (7, 7 - x) heading (dy, -dx)
-  seam right when x > 7 : to (7 - y, 0) heading (-dy, dx)
-  seam top when y > 7 : to (0, 7 - x) heading (dy, -dx)
-  seam left when x < 0 : to (7 - y, 7) heading (-dy, dx)
-}
+include "lib/edge-join.orbis"
 piece King K royal { step all }
 piece Queen Q { slide all }
 piece Rook R { slide orth }
 piece Bishop B { slide diag }
 piece Knight N { leap step orth then step turn +-1 }
 piece Pawn P { move-only step forward  capture-only step forward turn +-1 }
-side white {
-  forward N
-  setup { R a1 h1  N b1 g1  B c1 f1  Q d1  K e1  P a2 b2 c2 d2 e2 f2 g2 h2 }
-  promote P to Q R B N on rank 8
-}
-side black {
-  forward S
-  setup { R a8 h8  N b8 g8  B c8 f8  Q d8  K e8  P a7 b7 c7 d7 e7 f7 g7 h7 }
-  promote P to Q R B N on rank 1
-}
+side white { forward N setup { R a1 h1  N b1 g1  B c1 f1  Q d1  K e1  P a2 b2 c2 d2 e2 f2 g2 h2 } }
+side black { forward S setup { R a8 h8  N b8 g8  B c8 f8  Q d8  K e8  P a7 b7 c7 d7 e7 f7 g7 h7 } }
 "#;
+
+/// Where CORNER_V1_FIDE pretends to live, so that its include resolves.
+fn corner_v1_fide_name() -> String {
+    root().join("examples/corner/fide-array-on-variant1-board.orbis").display().to_string()
+}
 
 fn cell_id(v: &orbis_compiler::model::Variant, name: &str) -> usize {
     v.board.cells.iter().position(|c| c.name == name).unwrap_or_else(|| panic!("no cell {name}"))
@@ -208,8 +193,8 @@ fn cell_id(v: &orbis_compiler::model::Variant, name: &str) -> usize {
 
 #[test]
 fn corner_v1_board_is_a_sphere_with_three_cone_points() {
-    let r = report_of_source("corner-v1.orbis", CORNER_V1_FIDE);
-    let v = variant_of("corner-v1.orbis", CORNER_V1_FIDE);
+    let r = report_of("examples/corner/variant1.orbis");
+    let v = variant("examples/corner/variant1.orbis");
     let s = surface(&r);
     assert_eq!(s.name, "sphere");
     assert_eq!(s.euler_characteristic, 2);
@@ -251,14 +236,35 @@ fn corner_v1_board_is_a_sphere_with_three_cone_points() {
     for side in 0..2 {
         assert_eq!(piece(&r, &v, "Bishop", side).classes.len(), 1);
     }
+    // The corner array starts quiet.
+    assert!(r.position.attacks.is_empty());
+    assert!(r.position.captures.as_ref().expect("runtime loads").is_empty());
+}
 
-    // The FIDE array on this board is not quiet: among others the queens see each other along
-    // rank 5 (d1 S: h5 g5 ... a5, then d8).
+/// The page: on this board "each army is threatened from behind by a few of the opponent's pieces
+/// — in the case of the Western Orthodox array, (formerly) diagonally opposite rooks and knights, a
+/// bishop and rook's pawn, as well as both queens, begin under mutual threat".
+#[test]
+fn fide_array_on_the_corner_v1_board_is_not_quiet() {
+    let name = corner_v1_fide_name();
+    let r = report_of_source(&name, CORNER_V1_FIDE);
+    let v = variant_of(&name, CORNER_V1_FIDE);
+    // Among others the queens see each other along rank 5 (d1 S: h5 g5 ... a5, then d8).
     let at = |a: &report::position::Attack, from: &str, to: &str| a.attacker.2 == cell_id(&v, from) && a.target.2 == cell_id(&v, to);
-    let qq = r.position.attacks.iter().find(|a| at(a, "d1", "d8")).expect("Qd1 attacks Qd8");
-    let path: Vec<&str> = qq.path.iter().map(|&c| v.board.cells[c].name.as_str()).collect();
-    assert_eq!(path, ["h5", "g5", "f5", "e5", "d5", "c5", "b5", "a5"]);
-    assert!(r.position.attacks.iter().any(|a| at(a, "d8", "d1")));
+    let paths: Vec<Vec<&str>> = r
+        .position
+        .attacks
+        .iter()
+        .filter(|a| at(a, "d1", "d8"))
+        .map(|a| a.path.iter().map(|&c| v.board.cells[c].name.as_str()).collect())
+        .collect();
+    assert!(paths.contains(&vec!["h5", "g5", "f5", "e5", "d5", "c5", "b5", "a5"]), "{paths:?}");
+    // The pairs the page names: the formerly diagonally opposite rooks and knights, a bishop and a
+    // rook's pawn, both queens; each under mutual threat.
+    for (x, y) in [("a1", "h8"), ("b1", "g8"), ("c1", "h7"), ("d1", "d8")] {
+        assert!(r.position.attacks.iter().any(|a| at(a, x, y)), "{x} attacks {y}");
+        assert!(r.position.attacks.iter().any(|a| at(a, y, x)), "{y} attacks {x}");
+    }
     assert!(!r.position.captures.as_ref().expect("runtime loads").is_empty());
 }
 
@@ -359,4 +365,18 @@ fn rules_that_never_apply_are_warnings_at_their_source() {
     assert!(!text.contains("royal black King"));
     assert_eq!(r.warnings.len(), 6, "{:?}", r.warnings);
     assert!(r.sanity.promotions[0].reachable.is_empty());
+}
+
+/// CC-6: on Variant 2's board, joined through the middle of the edge squares, bishops and camels
+/// are colour-bound (two binding classes each); the reconstructed array starts quiet.
+#[test]
+fn corner_v2_bishops_and_camels_are_colour_bound() {
+    let r = report_of("examples/corner/variant2.orbis");
+    let v = variant("examples/corner/variant2.orbis");
+    for side in 0..2 {
+        assert_eq!(piece(&r, &v, "Bishop", side).classes.len(), 2, "bishop");
+        assert_eq!(piece(&r, &v, "Camel", side).classes.len(), 2, "camel");
+        assert_eq!(piece(&r, &v, "Rook", side).classes.len(), 1, "rook");
+    }
+    assert!(r.position.attacks.is_empty());
 }

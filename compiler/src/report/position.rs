@@ -70,11 +70,10 @@ pub fn analyze(ctx: &Ctx) -> PositionFacts {
                     if ts != s {
                         let mut path = r.must_empty.clone();
                         path.extend(&r.cells[..i]);
+                        // Every distinct path: on a closed board a piece may see another two ways.
                         let a = Attack { attacker: (s, p, o), target: (ts, tp, c), path };
-                        match attacks.iter_mut().find(|x| x.attacker == a.attacker && x.target == a.target) {
-                            Some(x) if x.path.len() > a.path.len() => *x = a,
-                            Some(_) => {}
-                            None => attacks.push(a),
+                        if !attacks.iter().any(|x| x.attacker == a.attacker && x.target == a.target && x.path == a.path) {
+                            attacks.push(a);
                         }
                     }
                     break;
@@ -82,7 +81,7 @@ pub fn analyze(ctx: &Ctx) -> PositionFacts {
             }
         }
     }
-    attacks.sort_by_key(|a| (a.target.0, a.target.2, a.attacker.2));
+    attacks.sort_by(|a, b| (a.target.0, a.target.2, a.attacker.2, a.path.len()).cmp(&(b.target.0, b.target.2, b.attacker.2, b.path.len())));
 
     let captures = orbis_runtime::Engine::new(crate::lower::lower(v)).ok().and_then(|engine| {
         let moves = engine.moves(None).ok()?;
