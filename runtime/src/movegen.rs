@@ -2,21 +2,57 @@
 //!
 //! For each piece the rays of its colored kind and cell are walked; destinations are collected per
 //! piece in two bit sets (quiet, capture), so a cell reached by several paths is one move. Legality:
-//! moves of royal pieces, of pinned pieces, en-passant captures, castling and every move while in
-//! check are played and tested; all others are legal by construction (pins are found along the
-//! attack lines of each royal piece).
+//! pins are found along the attack lines of each royal piece; a pinned piece may move only along
+//! its pin lines, a lone royal piece only to unattacked cells; en-passant captures, castling, the
+//! remaining royal and pinned moves and every move while in check are played and tested; all
+//! others are legal by construction.
 
 use crate::bits::CellSet;
 use crate::game::Game;
 use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
 use crate::tables::ray;
 
+/// Pins found for one position: which pieces are pinned and, for as many as fit, the cells they
+/// may still move to (every pin line they stand on, from the royal piece to the pinner inclusive).
+pub struct Pins<B> {
+    pub pinned: B,
+    len: usize,
+    cells: [u16; MAX_PINS],
+    allowed: [B; MAX_PINS],
+}
+
+/// Pins beyond this many are still found, but their moves are tested by playing them.
+const MAX_PINS: usize = 16;
+
+impl<B: CellSet> Pins<B> {
+    /// The cells the pinned piece on `cell` may move to without exposing a royal piece, if known.
+    fn allowed(&self, cell: usize) -> Option<B> {
+        (0..self.len).find(|&i| self.cells[i] as usize == cell).map(|i| self.allowed[i])
+    }
+
+    fn add(&mut self, cell: usize, segment: B) {
+        if self.pinned.has(cell) {
+            // Pinned along two lines: it must stay on both.
+            if let Some(i) = (0..self.len).find(|&i| self.cells[i] as usize == cell) {
+                self.allowed[i] = self.allowed[i].and(segment);
+            }
+            return;
+        }
+        self.pinned.insert(cell);
+        if self.len < MAX_PINS {
+            self.cells[self.len] = cell as u16;
+            self.allowed[self.len] = segment;
+            self.len += 1;
+        }
+    }
+}
+
 impl<B: CellSet> Position<B> {
     /// Pieces of the side to move that stand between one of its royal pieces and an enemy line
-    /// attacker.
-    pub fn pinned(&self, game: &Game<B>, royals: B) -> B {
+    /// attacker, with the line segments they may move along.
+    pub fn pins(&self, game: &Game<B>, royals: B) -> Pins<B> {
         let us = self.to_move;
-        let mut pinned = B::default();
+        let mut pins = Pins { pinned: B::default(), len: 0, cells: [0; MAX_PINS], allowed: [B::default(); MAX_PINS] };
         for k in royals.iter() {
             for line in &game.lines[game.line_index[k] as usize..game.line_index[k + 1] as usize] {
                 let cells = game.cells_of(line.cells);
@@ -37,7 +73,7 @@ impl<B: CellSet> Position<B> {
                         Some(b) => {
                             let mask = game.masks[line.masks as usize + i];
                             if (mask >> (code - 1)) & 1 != 0 && self.side_at(game, c) != us {
-                                pinned.insert(b);
+                                pins.add(b, B::from_cells(cells[..=i].iter().map(|&x| x as usize)));
                             }
                             break;
                         }
@@ -45,7 +81,12 @@ impl<B: CellSet> Position<B> {
                 }
             }
         }
-        pinned
+        pins
+    }
+
+    /// Pieces of the side to move pinned to one of its royal pieces.
+    pub fn pinned(&self, game: &Game<B>, royals: B) -> B {
+        self.pins(game, royals).pinned
     }
 
     /// Appends every pseudo-legal move of the side to move to `out`. Returns nothing; legality is
@@ -165,6 +206,19 @@ impl<B: CellSet> Position<B> {
         }
     }
 
+    /// Whether the piece on `from` would stand unattacked on `to` (the piece lifted off `from`, so
+    /// lines through it open; a piece captured on `to` attacks nothing there).
+    #[inline]
+    fn safe_destination(&mut self, game: &Game<B>, from: usize, to: usize, us: usize) -> bool {
+        let code = self.board[from];
+        self.board[from] = 0;
+        self.occupied.remove(from);
+        let safe = !self.attacked_by_enemy(game, to, us);
+        self.occupied.insert(from);
+        self.board[from] = code;
+        safe
+    }
+
     /// Appends the legal moves of the side to move to `out`.
     pub fn legal_moves(&mut self, game: &Game<B>, out: &mut Vec<Move>) {
         let start = out.len();
@@ -175,7 +229,11 @@ impl<B: CellSet> Position<B> {
             return;
         }
         let in_check = royals.iter().any(|r| self.attacked_by_enemy(game, r, us));
-        let suspect = if in_check { None } else { Some(self.pinned(game, royals).or(royals)) };
+        let pins = if in_check { None } else { Some(self.pins(game, royals)) };
+        let suspect = pins.as_ref().map(|p| p.pinned.or(royals));
+        // With one royal piece, a plain move of it is legal iff its destination is not attacked
+        // once it has left its cell: no need to play it.
+        let lone_royal = if royals.count() == 1 { royals.iter().next() } else { None };
         let mut i = start;
         while i < out.len() {
             let mv = out[i];
@@ -186,6 +244,15 @@ impl<B: CellSet> Position<B> {
             let legal = !test || {
                 if mv.kind == MoveKind::Stationary {
                     !in_check
+                } else if lone_royal == Some(mv.from as usize) && mv.kind == MoveKind::Normal && mv.promotion == NO_PROMOTION {
+                    self.safe_destination(game, mv.from as usize, mv.to as usize, us)
+                } else if let Some(allowed) = pins
+                    .as_ref()
+                    .filter(|_| matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget) && !royals.has(mv.from as usize))
+                    .and_then(|p| p.allowed(mv.from as usize))
+                {
+                    // A pinned piece (not in check) stays legal exactly on its pin lines.
+                    allowed.has(mv.to as usize)
                 } else {
                     let undo = self.make(game, mv);
                     let ok = !self.in_check(game, us);
