@@ -802,3 +802,136 @@ fn full_disk_is_an_error_not_a_panic() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("error"), "{stderr}");
 }
+
+/// Files written into one fresh temporary directory (removed on drop), for includes.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn with(files: &[(&str, &str)]) -> TempDir {
+        let dir = Temp::new("dir").0.clone();
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, text) in files {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+        TempDir(dir)
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).to_str().expect("temporary paths are UTF-8 here").to_string()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Two libraries that build on the same third one: it is merged once, not declared twice.
+#[test]
+fn a_library_included_twice_is_merged_once() {
+    let dir = TempDir::with(&[
+        (
+            "base.orbis",
+            "library \"base\"\nboard { grid files a..c ranks 1..3 headings { N (0, 1) E (1, 0) S (0, -1) W (-1, 0) } group orth = N E S W }\n\
+             piece King K royal { step all }\n",
+        ),
+        ("a.orbis", "library \"a\"\ninclude \"base.orbis\"\npiece Rook R { slide orth }\n"),
+        ("b.orbis", "library \"b\"\ninclude \"base.orbis\"\ninclude \"base.orbis\"\npiece Wazir W { step orth }\n"),
+        (
+            "v.orbis",
+            "variant \"v\"\ninclude \"a.orbis\"\ninclude \"b.orbis\"\n\
+             side white { setup { K a1 R b1 W c1 } }\nside black { setup { K c3 } }\n",
+        ),
+    ]);
+    orbis(&["check", &dir.path("v.orbis")]).ok();
+    orbis(&["moves", &dir.path("v.orbis")]).ok();
+}
+
+/// A castling rule whose king and rook end on one cell was accepted and crashed `unmake`; one
+/// whose landing cell is not listed `empty` landed on a piece.
+#[test]
+fn castling_never_lands_on_a_piece() {
+    let board = "variant \"c\"\nboard { grid files a..h ranks 1..2 headings { N (0, 1) E (1, 0) S (0, -1) W (-1, 0) } group orth = N E S W }\n\
+                 piece King K royal { step all }\npiece Rook R { slide orth }\n";
+    let same = Temp::with(
+        "same.orbis",
+        format!("{board}side white {{ setup {{ K e1 R h1 }} castle OO {{ king e1 -> g1 rook h1 -> g1 empty f1 g1 }} }}\nside black {{ setup {{ K a2 }} }}\n").as_bytes(),
+    );
+    orbis(&["check", same.path()]).fails_with(&["castling rule `OO` is impossible", "end on the same cell"]);
+    // No `empty` at all: the landing cells must still be empty (a black rook on d1 forbids it).
+    let unlisted = Temp::with(
+        "unlisted.orbis",
+        format!("{board}side white {{ setup {{ K e1 R h1 }} castle OO {{ king e1 -> c1 rook h1 -> d1 }} }}\nside black {{ setup {{ K a2 R d1 }} }}\n").as_bytes(),
+    );
+    let out = orbis(&["moves", unlisted.path()]);
+    out.ok();
+    assert!(!out.stdout.lines().any(|l| l == "OO"), "castling onto d1 where a rook stands:\n{}", out.stdout);
+    orbis(&["perft", unlisted.path(), "--depth", "4"]).ok();
+}
+
+/// FEN of a board with one rank has no `/`: it is still read as FEN.
+#[test]
+fn fen_of_a_one_rank_board_reads_back() {
+    let file = Temp::with(
+        "rank.orbis",
+        b"variant \"r\"\nboard { grid files a..h ranks 1..1 headings { E (1, 0) W (-1, 0) } }\n\
+          piece King K royal { step all }\npiece Rook R { slide all }\n\
+          side white { setup { K e1 R h1 } }\nside black { setup { K a1 } }\n",
+    );
+    let out = orbis(&["moves", file.path()]);
+    out.ok();
+    assert!(out.stdout.starts_with("k3K2R w - - 0 1\n"), "{}", out.stdout);
+    orbis(&["moves", file.path(), "--position", "k3K2R w - - 0 1", "--after", "Rh1-h2"]).fails_with(&["not a legal move"]);
+    orbis(&["moves", file.path(), "--position", "k3K2R w - - 0 1", "--after", "Rh1-f1"]).ok();
+}
+
+/// `moves` and `perft` agree on a position given in the general notation, even where FEN could
+/// not say that a piece has moved (a pawn on its start square without `virgin`).
+#[test]
+fn moves_and_perft_agree_on_general_positions() {
+    let pos = "turn=white white=Ke1,Pe2 black=Ke8";
+    let moves = orbis(&["moves", ORTHODOX, "--position", pos]);
+    moves.ok();
+    assert!(!moves.stdout.contains("Pe2-e4"), "a moved pawn has no double step:\n{}", moves.stdout);
+    assert!(moves.stdout.starts_with(pos), "FEN would lose the pawn's state:\n{}", moves.stdout);
+    let perft = orbis(&["perft", ORTHODOX, "--position", pos, "--depth", "1"]);
+    perft.ok();
+    assert!(perft.stdout.contains("nodes 5\n"), "{}", perft.stdout);
+    assert!(moves.stdout.contains("\n5 legal moves\n"), "{}", moves.stdout);
+}
+
+/// The en-passant victim of the general notation must be a piece that can just have passed the
+/// cells (here the black king was taken en passant).
+#[test]
+fn general_en_passant_victim_is_checked() {
+    orbis(&["perft", ORTHODOX, "--depth", "2", "--position", "turn=white white=Ke1,Pe5 black=Ke8,Pd5 ep=d6:e8"])
+        .fails_with(&["en passant", "e8"]);
+    orbis(&["perft", ORTHODOX, "--depth", "2", "--position", "turn=white white=Ke1,Pe5 black=Ke8,Pd5 ep=d6:d5"]).ok();
+    orbis(&["moves", "examples/spherical/boholy.orbis", "--position", "turn=white white=Kg1 black=Ke8 ep=south-pole:e8"])
+        .fails_with(&["en passant"]);
+}
+
+/// Tables that passed `validate` but crashed the runtime: castling onto one cell, or onto a cell
+/// not required empty; en-passant and pass-unattacked rays without a destination.
+#[test]
+fn validate_rejects_tables_that_crash_the_runtime() {
+    let (_t, bytes) = compiled(ORTHODOX);
+    let good = orbis_runtime::Tables::from_bytes(&bytes).expect("compiled tables load");
+    let mut t = good.clone();
+    let c = &mut t.sides[0].castles[0];
+    c.rook_to = c.king_to;
+    assert!(t.validate().unwrap_err().to_string().contains("share a start or an end cell"));
+    let mut t = good.clone();
+    let c = &mut t.sides[0].castles[0];
+    let landing = c.king_to;
+    c.empty.retain(|&x| x != landing);
+    assert!(t.validate().unwrap_err().to_string().contains("not among the empty cells"));
+    for flag in [orbis_runtime::tables::ray::EP_CAPTURE, orbis_runtime::tables::ray::PASS_UNATTACKED] {
+        let mut t = good.clone();
+        let r = t.rays.iter_mut().find(|r| r.flags & orbis_runtime::tables::ray::SLIDE != 0).unwrap();
+        r.flags |= flag;
+        r.cells.1 = r.cells.0;
+        assert!(t.validate().unwrap_err().to_string().contains("no destination"), "flag {flag}");
+    }
+}

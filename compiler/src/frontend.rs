@@ -14,7 +14,8 @@ use orbis_grammar::ast::{self, Span};
 use crate::model::{self, CellId, HeadingId, PieceId};
 
 /// Largest board the runtime tables can address (cells are `u16`, one value means "no cell").
-pub const MAX_CELLS: usize = 65_000;
+/// The runtime plays boards of up to this many cells (its widest cell set).
+pub const MAX_CELLS: usize = orbis_runtime::engine::MAX_CELLS;
 /// Headings are stored as `u8` in the runtime tables.
 pub const MAX_HEADINGS: usize = 256;
 /// Sets of colored kinds (side × piece) are `u64` bitmasks in the runtime.
@@ -2075,6 +2076,11 @@ impl Frontend {
         let ((king_from, king_to), (rook_from, rook_to)) = (king?, rook?);
         if king_from == rook_from {
             let label = self.primary(c.span, "the king and the rook start on the same cell");
+            self.error(format!("castling rule `{}` is impossible", c.name.text), vec![label], vec![]);
+            ok = false;
+        }
+        if king_to == rook_to {
+            let label = self.primary(c.span, "the king and the rook end on the same cell");
             self.error(format!("castling rule `{}` is impossible", c.name.text), vec![label], vec![]);
             ok = false;
         }

@@ -7,7 +7,7 @@
 //! of the same name (a piece, a seam, an `identify`, a castling rule, a side's `forward`, `direction`
 //! or `zone`, a `rules` setting), blocks of the same kind
 //! (the board, a side of the same name, `rules`) are joined. Within one file, duplicates stay
-//! errors for the frontend to report.
+//! errors for the frontend to report. A library is merged once, where it is first included.
 
 use codespan_reporting::diagnostic::{Diagnostic, Label};
 use codespan_reporting::files::SimpleFiles;
@@ -19,11 +19,14 @@ pub struct Sources {
     pub files: SimpleFiles<String, String>,
     /// (base offset, length, file id), in order of `base`.
     ranges: Vec<(usize, usize, usize)>,
+    /// Libraries already included (canonical paths): each is merged once, however many files
+    /// include it (a library that two others build on would otherwise declare everything twice).
+    included: Vec<PathBuf>,
 }
 
 impl Default for Sources {
     fn default() -> Self {
-        Sources { files: SimpleFiles::new(), ranges: Vec::new() }
+        Sources { files: SimpleFiles::new(), ranges: Vec::new(), included: Vec::new() }
     }
 }
 
@@ -92,6 +95,9 @@ pub fn resolve(
             ));
             continue;
         }
+        if sources.included.contains(&canonical) {
+            continue;
+        }
         let text = match std::fs::read_to_string(&target) {
             Ok(t) => t,
             Err(e) => {
@@ -111,6 +117,7 @@ pub fn resolve(
                     ));
                     continue;
                 }
+                sources.included.push(canonical.clone());
                 stack.push(canonical);
                 included.push(resolve(sub, &target, sources, stack, errors, syntax));
                 stack.pop();

@@ -163,6 +163,17 @@ impl Walk<'_> {
 }
 
 /// Lowers a checked variant to tables.
+/// A castling rule's `empty` cells plus its landing cells (other than the king's and rook's own).
+fn castle_empty(c: &crate::model::Castle) -> Vec<u16> {
+    let mut empty = c.empty.clone();
+    for to in [c.king_to, c.rook_to] {
+        if to != c.king_from && to != c.rook_from && !empty.contains(&to) {
+            empty.push(to);
+        }
+    }
+    empty.into_iter().map(|x| x as u16).collect()
+}
+
 pub fn lower(v: &Variant) -> Tables {
     let board = &v.board;
     let ncells = board.cells.len();
@@ -211,7 +222,9 @@ pub fn lower(v: &Variant) -> Tables {
                         king_to: c.king_to as u16,
                         rook_from: c.rook_from as u16,
                         rook_to: c.rook_to as u16,
-                        empty: c.empty.iter().map(|&x| x as u16).collect(),
+                        // The landing cells must be empty too (the king and rook themselves
+                        // excepted), listed or not: castling never lands on another piece.
+                        empty: castle_empty(c),
                         safe: c.safe.iter().map(|&x| x as u16).collect(),
                         fen: c.fen,
                     })

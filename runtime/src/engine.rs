@@ -58,9 +58,6 @@ impl Engine {
     pub fn new(tables: Tables) -> Result<Engine, LoadError> {
         tables.validate().map_err(|e| LoadError(e.to_string()))?;
         let cells = tables.cells.len();
-        if tables.sides.len() * tables.kinds.len() > 64 {
-            return Err(LoadError("more than 64 sides × piece kinds".into()));
-        }
         Ok(if cells <= 64 {
             Engine::Narrow(Game::new(tables))
         } else if cells <= 128 {

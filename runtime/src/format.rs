@@ -416,6 +416,15 @@ impl Tables {
                 }
                 check_cells(&field, &castle.empty)?;
                 check_cells(&field, &castle.safe)?;
+                // make/unmake move exactly two pieces onto two empty cells.
+                if castle.king_from == castle.rook_from || castle.king_to == castle.rook_to {
+                    return Err(invalid(field(), "the king and the rook share a start or an end cell"));
+                }
+                for to in [castle.king_to, castle.rook_to] {
+                    if to != castle.king_from && to != castle.rook_from && !castle.empty.contains(&to) {
+                        return Err(invalid(field(), format!("landing cell {} is not among the empty cells", cell_name(to))));
+                    }
+                }
                 if let Some(ch) = castle.fen {
                     check_letter(&|| format!("{} fen letter", field()), ch)?;
                 }
@@ -435,6 +444,10 @@ impl Tables {
             }
             check_range(&field, "must_empty", r.must_empty, "the pool", pool_len)?;
             check_range(&field, "cells", r.cells, "the pool", pool_len)?;
+            // Move generation reads the first destination of these rays unconditionally.
+            if r.flags & (ray::EP_CAPTURE | ray::PASS_UNATTACKED) != 0 && r.cells.0 == r.cells.1 {
+                return Err(invalid(field(), "an en-passant or pass-unattacked ray has no destination cell"));
+            }
             if r.flags & ray::SLIDE == 0 && r.cells.1 - r.cells.0 != 1 {
                 return Err(invalid(
                     field(),

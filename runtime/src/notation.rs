@@ -35,10 +35,14 @@ fn err<T>(msg: impl Into<String>) -> Result<T, PositionError> {
 }
 
 impl<B: CellSet> Position<B> {
-    /// Reads FEN (when the text contains `/`) or the general notation, then checks the position.
+    /// Reads FEN (when the first field is not `KEY=VALUE`) or the general notation, then checks the
+    /// position.
     pub fn parse(game: &Game<B>, text: &str) -> Result<Position<B>, PositionError> {
         let text = text.trim();
-        let pos = if text.contains('/') { Self::from_fen(game, text)? } else { Self::from_general(game, text)? };
+        // Every field of the general notation is KEY=VALUE; FEN's board field has no `=` (and no
+        // `/` on a board of one rank).
+        let fen = text.split_whitespace().next().is_some_and(|first| !first.contains('='));
+        let pos = if fen { Self::from_fen(game, text)? } else { Self::from_general(game, text)? };
         pos.check(game)?;
         Ok(pos)
     }
@@ -191,6 +195,23 @@ impl<B: CellSet> Position<B> {
         err(format!("en-passant cell {} but no piece can just have passed it", game.cell_name(cell as u16)))
     }
 
+    /// Whether the piece on `victim`, of a side other than the one to move, can just have made an
+    /// en-passant-target move from an empty cell that passed every cell of `cells` (all empty).
+    fn ep_passed(&self, game: &Game<B>, cells: B, victim: usize) -> bool {
+        let code = self.board[victim] as usize;
+        if code == 0 || self.side_at(game, victim) == self.to_move || cells.intersects(self.occupied) {
+            return false;
+        }
+        (0..game.cells).any(|from| {
+            self.board[from] == 0
+                && game.rays_of(code - 1, from).iter().any(|r| {
+                    r.flags & ray::EP_TARGET != 0
+                        && cells.and_not(r.must_empty).is_empty()
+                        && game.cells_of(r.cells)[0] as usize == victim
+                })
+        })
+    }
+
     /// Writes FEN (grid boards with two sides only, and no piece off the grid).
     pub fn to_fen(&self, game: &Game<B>) -> Option<String> {
         let grid = game.tables.grid.as_ref()?;
@@ -340,6 +361,13 @@ impl<B: CellSet> Position<B> {
         if pos.ep_victim != NO_CELL && pos.board[pos.ep_victim as usize] == 0 {
             return err(format!("en-passant victim cell {} is empty", game.cell_name(pos.ep_victim)));
         }
+        if pos.ep_victim != NO_CELL && !pos.ep_passed(game, pos.ep_cells, pos.ep_victim as usize) {
+            return err(format!(
+                "en passant: the piece on {} cannot just have passed {} with an en-passant-target move",
+                game.cell_name(pos.ep_victim),
+                pos.ep_cells.iter().map(|c| game.cell_name(c as u16)).collect::<Vec<_>>().join("+")
+            ));
+        }
         Ok(pos)
     }
 
@@ -366,9 +394,37 @@ impl<B: CellSet> Position<B> {
         parts.join(" ")
     }
 
-    /// FEN where the board allows it, else the general notation.
+    /// FEN where it describes this position, else the general notation. FEN cannot say which
+    /// pieces have moved beyond the castling rights (a piece on a setup cell of its kind reads as
+    /// unmoved) nor hold more than one en-passant cell, so it is used only when reading it back
+    /// gives the same position: same hash, en passant and unmoved state where a move depends on it.
     pub fn to_text(&self, game: &Game<B>) -> String {
-        self.to_fen(game).unwrap_or_else(|| self.to_general(game))
+        self.to_fen(game)
+            .filter(|fen| Self::from_fen(game, fen).is_ok_and(|back| self.same_as(game, &back)))
+            .unwrap_or_else(|| self.to_general(game))
+    }
+
+    /// The same position for move generation and repetition.
+    fn same_as(&self, game: &Game<B>, o: &Position<B>) -> bool {
+        let matters = |p: &Position<B>| {
+            let mut set = B::default();
+            for c in p.virgin.iter() {
+                let code = p.board[c] as usize;
+                let castling = game.castle_cells.iter().any(|&(k, r)| k == c || r == c);
+                if castling || (code != 0 && game.rays_of(code - 1, c).iter().any(|r| r.flags & ray::INITIAL != 0)) {
+                    set.insert(c);
+                }
+            }
+            set
+        };
+        self.hash == o.hash
+            && self.board == o.board
+            && self.to_move == o.to_move
+            && self.ep_cells == o.ep_cells
+            && self.ep_victim == o.ep_victim
+            && self.halfmove == o.halfmove
+            && self.fullmove == o.fullmove
+            && matters(self) == matters(o)
     }
 
     /// Rejects positions that cannot arise: a side without its royal piece, the side not to move

@@ -75,6 +75,7 @@ pub struct Undo<B> {
     pub ep_victim: u16,
     pub ep_hash: u64,
     pub halfmove: u32,
+    pub fullmove: u32,
     pub hash: u64,
 }
 
@@ -258,6 +259,7 @@ impl<B: CellSet> Position<B> {
             ep_victim: self.ep_victim,
             ep_hash: self.ep_hash,
             halfmove: self.halfmove,
+            fullmove: self.fullmove,
             hash: self.hash,
         };
         let mut ep_cells = B::default();
@@ -300,10 +302,10 @@ impl<B: CellSet> Position<B> {
         if self.virgin != undo.virgin {
             self.hash ^= self.castle_key(game, undo.virgin) ^ self.castle_key(game, self.virgin);
         }
-        self.halfmove = if reset { 0 } else { self.halfmove + 1 };
+        self.halfmove = if reset { 0 } else { self.halfmove.saturating_add(1) };
         let next = (us + 1) % game.sides;
         if next == 0 {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.set_to_move(game, next);
         if !(ep_cells.is_empty() && self.ep_cells.is_empty()) {
@@ -324,9 +326,6 @@ impl<B: CellSet> Position<B> {
     pub fn unmake(&mut self, game: &Game<B>, undo: &Undo<B>) {
         let mv = undo.mv;
         let prev = (self.to_move + game.sides - 1) % game.sides;
-        if self.to_move == 0 {
-            self.fullmove -= 1;
-        }
         self.to_move = prev;
         match mv.kind {
             MoveKind::Stationary => {}
@@ -350,6 +349,7 @@ impl<B: CellSet> Position<B> {
         self.ep_victim = undo.ep_victim;
         self.ep_hash = undo.ep_hash;
         self.halfmove = undo.halfmove;
+        self.fullmove = undo.fullmove;
         self.hash = undo.hash;
     }
 

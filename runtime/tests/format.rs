@@ -146,7 +146,8 @@ fn sample() -> Tables {
                     king_to: cell("a3"),
                     rook_from: cell("a3"),
                     rook_to: cell("b3"),
-                    empty: vec![],
+                    // The rook's landing cell must be empty (validate checks it).
+                    empty: cells("b3"),
                     safe: vec![],
                     fen: None,
                 }],
@@ -463,7 +464,7 @@ fn inspect_shows_the_sample() {
         "  1: P Pawn resets-clock",
         "    promote Pawn to King Pawn on a1 b1 c1",
         "    castle O-O: king a1->c1 rook c1->b1 empty [b1] safe [a1 b1 c1] fen K",
-        "    castle Ω-swap: king c3->a3 rook a3->b3 empty [] safe [] fen -",
+        "    castle Ω-swap: king c3->a3 rook a3->b3 empty [b3] safe [] fen -",
         "rules: stalemate loss, stationary-moves allowed, fifty-move 50, repetition 2",
         "  white Pawn b1:\n    N [quiet] -> b2\n    N [quiet initial ep-target] empty b2 -> b3\n    E [capture ep-capture] -> c1\n",
         "  black King c3:\n    N [slide quiet capture] -> a3 a2 a1\n",
