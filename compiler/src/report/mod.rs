@@ -223,7 +223,14 @@ pub fn describe_rule(v: &Variant, rule: &crate::model::MoveRule) -> String {
         Mode::CaptureOnly => words.push("capture-only".into()),
         Mode::Both => {}
     }
-    for (on, w) in [(rule.initial, "initial"), (rule.leap, "leap"), (rule.en_passant_target, "en-passant-target"), (rule.en_passant, "en-passant")] {
+    let flags = [
+        (rule.initial, "initial"),
+        (rule.leap, "leap"),
+        (rule.en_passant_target, "en-passant-target"),
+        (rule.en_passant, "en-passant"),
+        (rule.across_transit, "across-transit"),
+    ];
+    for (on, w) in flags {
         if on {
             words.push(w.into());
         }
@@ -243,13 +250,25 @@ pub fn describe_rule(v: &Variant, rule: &crate::model::MoveRule) -> String {
             words.push(if ts == &[0] { name.to_string() } else { format!("{name} {}", turns(ts)) });
         }
     }
+    let avoid = |mask: u32| -> Option<String> {
+        let names: Vec<&str> = (0..32).filter(|b| mask >> b & 1 != 0).filter_map(|b| v.board.seams.get(b).map(String::as_str)).collect();
+        match names.len() {
+            0 => None,
+            1 => Some(format!("avoid {}", names[0])),
+            _ => Some(format!("avoid {{ {} }}", names.join(" "))),
+        }
+    };
+    words.extend(avoid(rule.first_avoid));
     for leg in &rule.legs {
         words.push("then".into());
         words.push(if leg.slides { "slide".into() } else { "step".into() });
         words.push(if leg.turns == [0] { "straight".into() } else { turns(&leg.turns) });
+        words.extend(avoid(leg.avoid));
     }
-    if rule.origins.is_some() {
-        words.push("on ...".into());
+    if let Some(per_side) = &rule.origins {
+        // The cells differ per side; give their number.
+        let counts: Vec<String> = per_side.iter().map(|cells| cells.len().to_string()).collect();
+        words.push(format!("on (cells per side: {})", counts.join(", ")));
     }
     words.join(" ")
 }
