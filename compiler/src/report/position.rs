@@ -81,7 +81,7 @@ pub fn analyze(ctx: &Ctx) -> PositionFacts {
             }
         }
     }
-    attacks.sort_by(|a, b| (a.target.0, a.target.2, a.attacker.2, a.path.len()).cmp(&(b.target.0, b.target.2, b.attacker.2, b.path.len())));
+    attacks.sort_by_key(|a| (a.target.0, a.target.2, a.attacker.2, a.path.len()));
 
     let captures = orbis_runtime::Engine::new(crate::lower::lower(v)).ok().and_then(|engine| {
         let moves = engine.moves(None).ok()?;
