@@ -88,10 +88,16 @@ pub fn resolve(
         let target = dir.join(&inc.text);
         let canonical = target.canonicalize().unwrap_or_else(|_| target.clone());
         if stack.contains(&canonical) {
+            let start = stack.iter().position(|p| *p == canonical).unwrap_or(0);
+            let chain: Vec<String> = stack[start..]
+                .iter()
+                .chain(std::iter::once(&canonical))
+                .map(|p| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()))
+                .collect();
             errors.push(include_error(
-                format!("`{}` includes itself (through {})", inc.text, stack.len()),
+                format!("include cycle: {}", chain.join(" -> ")),
                 inc.span,
-                "this include forms a cycle",
+                "this include closes the cycle",
             ));
             continue;
         }
