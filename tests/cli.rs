@@ -3,6 +3,8 @@
 //! Every failure must be exit code 1 with an `error:` line on stderr that names the problem; a
 //! panic (exit code 101, or 134 with `panic = "abort"`) is always a bug.
 
+mod common;
+
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -141,17 +143,9 @@ fn compiled(source: &str) -> (Temp, Vec<u8>) {
     (t, bytes)
 }
 
+/// Every example variant; the CLI tests compile and play them.
 fn valid_examples() -> Vec<String> {
-    let mut files = Vec::new();
-    for dir in ["examples", "examples/spherical"] {
-        for e in std::fs::read_dir(root().join(dir)).unwrap() {
-            let p = e.unwrap().path();
-            if p.extension().is_some_and(|x| x == "orbis") {
-                files.push(format!("{dir}/{}", p.file_name().unwrap().to_str().unwrap()));
-            }
-        }
-    }
-    files.sort();
+    let files = common::variant_files();
     assert!(files.len() >= 3, "{files:?}");
     files
 }

@@ -3,26 +3,11 @@
 //!
 //! Set `ORBIS_DIAGRAM_PNG=DIR` to also write each rendered SVG as a PNG into DIR (to look at them).
 
+mod common;
+
 use orbis_diagram::{Format, Options};
 use orbis_runtime::Engine;
 use std::path::{Path, PathBuf};
-
-fn orbis_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            if path.file_name().is_some_and(|n| n != "invalid") {
-                orbis_files(&path, out);
-            }
-        } else if path.extension().is_some_and(|e| e == "orbis") {
-            out.push(path);
-        }
-    }
-}
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -30,12 +15,9 @@ fn root() -> PathBuf {
 
 /// Every example variant (libraries, which have no game of their own, are skipped), by snapshot name.
 fn examples() -> Vec<(String, Engine)> {
-    let mut files = Vec::new();
-    orbis_files(&root().join("examples"), &mut files);
     let mut out = Vec::new();
-    for path in files {
-        let rel = path.strip_prefix(root()).expect("under the root").to_string_lossy().replace('\\', "/");
-        let source = std::fs::read_to_string(&path).expect("readable");
+    for rel in common::example_files() {
+        let source = std::fs::read_to_string(root().join(&rel)).expect("readable");
         let checked = orbis_compiler::check(&rel, &source);
         assert!(!checked.has_errors(), "{rel}:\n{}", checked.render(false));
         let Some(variant) = &checked.variant else { continue };

@@ -7,10 +7,6 @@ use orbis_runtime::bits::CellSet;
 use orbis_runtime::{Engine, Game, Position};
 use proptest::prelude::*;
 
-fn examples() -> Vec<String> {
-    common::variant_files()
-}
-
 fn playout<B: CellSet>(game: &Game<B>, seed: u64, plies: usize) {
     let mut pos = Position::start(game);
     let mut rng = seed | 1;
@@ -40,7 +36,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
     #[test]
     fn unmake_restores_every_example(seed in any::<u64>()) {
-        for path in examples() {
+        for path in common::variant_files() {
             match common::engine(&path) {
                 Engine::Narrow(game) => playout(&game, seed, 120),
                 Engine::Medium(game) => playout(&game, seed, 120),
@@ -52,7 +48,7 @@ proptest! {
 
 #[test]
 fn every_example_is_exercised() {
-    let list = examples();
+    let list = common::variant_files();
     assert!(list.iter().any(|p| p.ends_with("orthodox.orbis")));
     assert!(list.iter().any(|p| p.ends_with("nadvorney.orbis")));
 }

@@ -1,20 +1,10 @@
 //! The rule-consistency report (`orbis check --report`, issue 5): a snapshot of the text report of
 //! every example, and the facts the seeds state, computed from the definitions.
 
-use orbis_compiler::report::{self, Report};
-use std::path::{Path, PathBuf};
+mod common;
 
-fn orbis_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).expect("examples").map(|e| e.expect("entry").path()).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            orbis_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "orbis") {
-            out.push(path);
-        }
-    }
-}
+use orbis_compiler::report::{self, Report};
+use std::path::PathBuf;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -34,12 +24,10 @@ fn report_of_source(name: &str, source: &str) -> Report {
 
 #[test]
 fn report_snapshots_of_every_example() {
-    let mut files = Vec::new();
-    orbis_files(&root().join("examples"), &mut files);
-    let invalid = root().join("examples/invalid");
     let mut any = false;
-    for path in files.iter().filter(|p| !p.starts_with(&invalid)) {
-        let source = std::fs::read_to_string(path).expect("readable");
+    for rel in common::example_files() {
+        let path = root().join(&rel);
+        let source = std::fs::read_to_string(&path).expect("readable");
         let checked = orbis_compiler::check(&path.display().to_string(), &source);
         let Some(report) = orbis_compiler::report(&checked) else {
             assert!(checked.library, "{} has errors:\n{}", path.display(), checked.render(false));

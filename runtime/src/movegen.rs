@@ -84,11 +84,6 @@ impl<B: CellSet> Position<B> {
         pins
     }
 
-    /// Pieces of the side to move pinned to one of its royal pieces.
-    pub fn pinned(&self, game: &Game<B>, royals: B) -> B {
-        self.pins(game, royals).pinned
-    }
-
     /// Appends every pseudo-legal move of the side to move to `out`. Returns nothing; legality is
     /// decided by [`Position::legal_moves`].
     pub fn pseudo_moves(&self, game: &Game<B>, out: &mut Vec<Move>) {

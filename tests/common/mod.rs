@@ -109,27 +109,42 @@ pub fn legal<B: orbis_runtime::CellSet>(game: &Game<B>, position: &str) -> BTree
     moves.iter().map(|&m| pos.notation(game, m)).collect()
 }
 
-/// Every example variant file (relative paths, sorted): `examples/**/*.orbis` without
-/// `examples/invalid/` and without libraries.
-pub fn variant_files() -> Vec<String> {
+/// Every `.orbis` file under `dir`, recursively, sorted.
+pub fn orbis_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    let mut dirs = vec![root().join("examples")];
+    let mut dirs = vec![dir.to_path_buf()];
     while let Some(d) = dirs.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
+        for e in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
+            let p = e.expect("directory entry").path();
             if p.is_dir() {
-                if p.file_name().is_some_and(|n| n != "invalid") {
-                    dirs.push(p);
-                }
+                dirs.push(p);
             } else if p.extension().is_some_and(|x| x == "orbis") {
-                let rel = p.strip_prefix(root()).unwrap().display().to_string();
-                let source = std::fs::read_to_string(&p).unwrap();
-                if !orbis_compiler::check(&rel, &source).library {
-                    out.push(rel);
-                }
+                out.push(p);
             }
         }
     }
     out.sort();
     out
+}
+
+/// Every example file that must check cleanly (variants and libraries), relative to the root:
+/// `examples/**/*.orbis` without `examples/invalid/`.
+pub fn example_files() -> Vec<String> {
+    let invalid = root().join("examples/invalid");
+    orbis_files(&root().join("examples"))
+        .into_iter()
+        .filter(|p| !p.starts_with(&invalid))
+        .map(|p| p.strip_prefix(root()).expect("under the root").display().to_string())
+        .collect()
+}
+
+/// Every example variant file (libraries, which have no game of their own, left out).
+pub fn variant_files() -> Vec<String> {
+    example_files()
+        .into_iter()
+        .filter(|rel| {
+            let source = std::fs::read_to_string(root().join(rel)).expect("readable");
+            !orbis_compiler::check(rel, &source).library
+        })
+        .collect()
 }
