@@ -1467,61 +1467,14 @@ impl Frontend {
             Some(t) => self.turns(t),
             None => vec![0],
         };
-        let n = board.board.headings.len();
-        let names: Vec<&ast::Name> = match &d.set {
-            ast::DirSet::Name(name) => {
-                let is_board_name = board.headings_by_name.contains_key(&name.text) || board.groups.contains_key(&name.text);
-                if let Some(direction) = directions.iter().position(|d| *d == name.text).filter(|_| !is_board_name) {
-                    forward_uses.push(ForwardUse { direction, piece: piece.name.text.clone(), span: name.span });
-                    return Some(model::Dirs::Side { direction, turns });
-                }
-                vec![name]
-            }
-            ast::DirSet::Set { span, names } => {
-                if names.is_empty() {
-                    let label = self.primary(*span, "no headings");
-                    self.error("empty heading set", vec![label], vec![]);
-                    return None;
-                }
-                names.iter().collect()
-            }
-        };
-        let mut headings = Vec::new();
-        let mut ok = true;
-        for name in names {
-            if directions.contains(&name.text) && !board.headings_by_name.contains_key(&name.text) && !board.groups.contains_key(&name.text) {
-                let label = self.primary(name.span, format!("`{}` depends on the side", name.text));
-                self.error(format!("`{}` inside a heading set", name.text), vec![label], vec![format!("help: write a separate rule with `{}`", name.text)]);
-                ok = false;
-            } else if name.text == "all" {
-                headings.extend(0..n);
-            } else if let Some(&h) = board.headings_by_name.get(&name.text) {
-                headings.push(h);
-            } else if let Some(hs) = board.groups.get(&name.text) {
-                headings.extend(hs.iter().copied());
-            } else {
-                ok = false;
-                if board.headings_complete {
-                    let candidates: Vec<&str> = board
-                        .headings_by_name
-                        .keys()
-                        .chain(board.groups.keys())
-                        .map(String::as_str)
-                        .chain(["all"])
-                        .chain(directions.iter().map(String::as_str))
-                        .collect();
-                    let mut notes = Vec::new();
-                    if let Some(best) = closest(&name.text, candidates.iter().copied()) {
-                        notes.push(format!("help: did you mean `{best}`?"));
-                    }
-                    let label = self.primary(name.span, "not a heading, a group, `all`, `forward` or a side's `direction`");
-                    self.error(format!("unknown heading or group `{}`", name.text), vec![label], notes);
-                }
+        if let ast::DirSet::Name(name) = &d.set {
+            let is_board_name = board.headings_by_name.contains_key(&name.text) || board.groups.contains_key(&name.text);
+            if let Some(direction) = directions.iter().position(|d| *d == name.text).filter(|_| !is_board_name) {
+                forward_uses.push(ForwardUse { direction, piece: piece.name.text.clone(), span: name.span });
+                return Some(model::Dirs::Side { direction, turns });
             }
         }
-        if !ok || n == 0 {
-            return None;
-        }
+        let headings = self.heading_set(&d.set, board, Some(directions))?;
         let mut out = Vec::new();
         for h in headings {
             for &k in &turns {
@@ -1633,8 +1586,10 @@ impl Frontend {
         }
     }
 
-    /// A set of headings named in a side statement: a heading, a group, `all` or `{ ... }`.
-    fn heading_set(&mut self, set: &ast::DirSet, board: &BoardInfo) -> Option<Vec<HeadingId>> {
+    /// A set of headings: a heading, a group, `all` or `{ ... }`. In a piece rule, `directions`
+    /// are the sides' direction names (`forward`, ...), which depend on the side and so cannot
+    /// stand inside a set.
+    fn heading_set(&mut self, set: &ast::DirSet, board: &BoardInfo, directions: Option<&[String]>) -> Option<Vec<HeadingId>> {
         let names: Vec<&ast::Name> = match set {
             ast::DirSet::Name(n) => vec![n],
             ast::DirSet::Set { span, names } => {
@@ -1646,10 +1601,17 @@ impl Frontend {
                 names.iter().collect()
             }
         };
+        let in_rule = directions.is_some();
+        let directions = directions.unwrap_or_default();
         let mut out = Vec::new();
         let mut ok = true;
         for name in names {
-            if name.text == "all" {
+            let is_board_name = board.headings_by_name.contains_key(&name.text) || board.groups.contains_key(&name.text);
+            if directions.contains(&name.text) && !is_board_name {
+                let label = self.primary(name.span, format!("`{}` depends on the side", name.text));
+                self.error(format!("`{}` inside a heading set", name.text), vec![label], vec![format!("help: write a separate rule with `{}`", name.text)]);
+                ok = false;
+            } else if name.text == "all" {
                 for h in 0..board.board.headings.len() {
                     push_unique(&mut out, h);
                 }
@@ -1662,12 +1624,20 @@ impl Frontend {
             } else {
                 ok = false;
                 if board.headings_complete {
-                    let candidates: Vec<&str> = board.headings_by_name.keys().chain(board.groups.keys()).map(String::as_str).chain(["all"]).collect();
+                    let candidates: Vec<&str> = board
+                        .headings_by_name
+                        .keys()
+                        .chain(board.groups.keys())
+                        .map(String::as_str)
+                        .chain(["all"])
+                        .chain(directions.iter().map(String::as_str))
+                        .collect();
                     let mut notes = Vec::new();
                     if let Some(best) = closest(&name.text, candidates.iter().copied()) {
                         notes.push(format!("help: did you mean `{best}`?"));
                     }
-                    let label = self.primary(name.span, "not a heading, a group or `all`");
+                    let what = if in_rule { "not a heading, a group, `all`, `forward` or a side's `direction`" } else { "not a heading, a group or `all`" };
+                    let label = self.primary(name.span, what);
                     self.error(format!("unknown heading or group `{}`", name.text), vec![label], notes);
                 }
             }
@@ -1680,13 +1650,13 @@ impl Frontend {
         let ncells = board.board.cells.len();
         match spec {
             ast::DirectionSpec::Fixed(set) => {
-                let hs = self.heading_set(set, board)?;
+                let hs = self.heading_set(set, board, None)?;
                 Some(vec![hs; ncells])
             }
             ast::DirectionSpec::Derived(d) => {
-                let candidates = self.heading_set(&d.candidates, board);
+                let candidates = self.heading_set(&d.candidates, board, None);
                 let by = match &d.by {
-                    Some(set) => self.heading_set(set, board),
+                    Some(set) => self.heading_set(set, board, None),
                     None => Some((0..board.board.headings.len()).collect()),
                 };
                 let from = self.cell(&d.from, &board.cells_by_name, board.cells_complete, " on this board");
@@ -1962,7 +1932,7 @@ impl Frontend {
                 }
             },
             ast::Zone::Lines { dirs, through, .. } => {
-                let hs = self.heading_set(dirs, board);
+                let hs = self.heading_set(dirs, board, None);
                 let cell = self.cell(through, &board.cells_by_name, board.cells_complete, " on this board");
                 let (hs, cell) = (hs?, cell?);
                 let mut out = vec![cell];
