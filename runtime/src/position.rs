@@ -118,22 +118,35 @@ impl<B: CellSet> Position<B> {
 
     #[inline(always)]
     pub fn put(&mut self, game: &Game<B>, cell: usize, ck: usize) {
-        self.board[cell] = ck as u8 + 1;
-        self.by_ck[ck].insert(cell);
-        self.by_side[ck / game.kinds].insert(cell);
-        self.occupied.insert(cell);
+        self.place(game, cell, ck);
         self.hash ^= game.zobrist.piece[ck * game.cells + cell];
     }
 
     #[inline(always)]
     pub fn take(&mut self, game: &Game<B>, cell: usize) -> u8 {
+        let code = self.lift(game, cell);
+        self.hash ^= game.zobrist.piece[(code as usize - 1) * game.cells + cell];
+        code
+    }
+
+    /// `put` without the hash (unmake restores the hash whole).
+    #[inline(always)]
+    fn place(&mut self, game: &Game<B>, cell: usize, ck: usize) {
+        self.board[cell] = ck as u8 + 1;
+        self.by_ck[ck].insert(cell);
+        self.by_side[ck / game.kinds].insert(cell);
+        self.occupied.insert(cell);
+    }
+
+    /// `take` without the hash.
+    #[inline(always)]
+    fn lift(&mut self, game: &Game<B>, cell: usize) -> u8 {
         let code = self.board[cell];
         let ck = code as usize - 1;
         self.board[cell] = 0;
         self.by_ck[ck].remove(cell);
         self.by_side[ck / game.kinds].remove(cell);
         self.occupied.remove(cell);
-        self.hash ^= game.zobrist.piece[ck * game.cells + cell];
         code
     }
 
@@ -331,16 +344,16 @@ impl<B: CellSet> Position<B> {
             MoveKind::Stationary => {}
             MoveKind::Castle => {
                 let c = &game.castles[prev][mv.aux as usize];
-                let king = self.take(game, c.king_to as usize);
-                let rook = self.take(game, c.rook_to as usize);
-                self.put(game, c.king_from as usize, king as usize - 1);
-                self.put(game, c.rook_from as usize, rook as usize - 1);
+                let king = self.lift(game, c.king_to as usize);
+                let rook = self.lift(game, c.rook_to as usize);
+                self.place(game, c.king_from as usize, king as usize - 1);
+                self.place(game, c.rook_from as usize, rook as usize - 1);
             }
             _ => {
-                self.take(game, mv.to as usize);
-                self.put(game, mv.from as usize, undo.moved as usize - 1);
+                self.lift(game, mv.to as usize);
+                self.place(game, mv.from as usize, undo.moved as usize - 1);
                 if undo.captured != 0 {
-                    self.put(game, undo.captured_cell as usize, undo.captured as usize - 1);
+                    self.place(game, undo.captured_cell as usize, undo.captured as usize - 1);
                 }
             }
         }
