@@ -68,8 +68,8 @@ enum Command {
     Perft {
         /// A variant file (.orbis) or compiled tables (.orbt).
         file: PathBuf,
-        /// Plies to count.
-        #[arg(short, long)]
+        /// Plies to count (at most 64).
+        #[arg(short, long, value_parser = parse_depth)]
         depth: usize,
         /// Start from this position (FEN for grid boards, or the general notation).
         #[arg(short, long)]
@@ -80,9 +80,9 @@ enum Command {
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
-        /// Run the count this many times and report the best speed (a benchmark).
-        #[arg(long, value_name = "RUNS")]
-        bench: Option<usize>,
+        /// Run the count this many times (1 to 1000) and report the best speed (a benchmark).
+        #[arg(long, value_name = "RUNS", value_parser = clap::value_parser!(u32).range(1..=MAX_BENCH_RUNS))]
+        bench: Option<u32>,
     },
     /// List the legal moves of a position.
     Moves {
@@ -133,6 +133,22 @@ enum Command {
     },
 }
 
+/// A depth of plies, 0 to [`orbis_runtime::perft::MAX_DEPTH`]; any longer string of digits is
+/// beyond the limit, however large.
+fn parse_depth(text: &str) -> Result<usize, String> {
+    let max = orbis_runtime::perft::MAX_DEPTH;
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("a depth is a whole number of plies from 0 to {max}"));
+    }
+    match text.parse::<usize>() {
+        Ok(depth) if depth <= max => Ok(depth),
+        _ => Err(format!("{text} is beyond the limit of {max} plies")),
+    }
+}
+
+/// The most runs `perft --bench` makes.
+const MAX_BENCH_RUNS: i64 = 1000;
+
 /// A failure already explained to the user; the process exits with 1.
 struct Failed;
 
@@ -148,15 +164,19 @@ fn fail(msg: impl std::fmt::Display) -> Failed {
     Failed
 }
 
-fn read(path: &Path) -> Result<Vec<u8>, Failed> {
-    std::fs::read(path).map_err(|e| fail(format!("cannot read {}: {e}", path.display())))
+/// A variant file's text (bounded; UTF-8 errors located).
+fn read_source(path: &Path) -> Result<String, Failed> {
+    orbis_compiler::input::read_source(path).map_err(fail)
 }
 
-/// Compiles a source file, printing its diagnostics to stderr.
+/// A table file's bytes (bounded).
+fn read_tables(path: &Path) -> Result<Vec<u8>, Failed> {
+    orbis_compiler::input::read_limited(path, orbis_runtime::format::MAX_TABLE_BYTES, "table files").map_err(fail)
+}
+
 /// Compiles a source file, printing its diagnostics to stderr. `Ok(None)`: a clean library,
 /// which has no game of its own.
-fn compile_source(path: &Path, bytes: Vec<u8>) -> Result<Option<Tables>, Failed> {
-    let source = String::from_utf8(bytes).map_err(|_| fail(format!("{} is not UTF-8 text", path.display())))?;
+fn compile_source(path: &Path, source: String) -> Result<Option<Tables>, Failed> {
     let checked = orbis_compiler::check(&path.display().to_string(), &source);
     let color = std::io::IsTerminal::is_terminal(&std::io::stderr());
     if !checked.diagnostics.is_empty() {
@@ -170,23 +190,28 @@ fn compile_source(path: &Path, bytes: Vec<u8>) -> Result<Option<Tables>, Failed>
 }
 
 /// Compiles a variant file, printing its diagnostics to stderr.
-fn compile(path: &Path, bytes: Vec<u8>) -> Result<Tables, Failed> {
-    compile_source(path, bytes)?
+fn compile(path: &Path, source: String) -> Result<Tables, Failed> {
+    compile_source(path, source)?
         .ok_or_else(|| fail(format!("{} is a library (shared declarations): `include` it from a variant", path.display())))
 }
 
 /// Loads a variant from source or from compiled tables (recognised by their magic number).
 fn load(path: &Path) -> Result<Engine, Failed> {
-    let bytes = read(path)?;
-    let tables = if bytes.starts_with(&orbis_runtime::format::MAGIC) {
+    use orbis_runtime::format::{MAGIC, MAX_TABLE_BYTES};
+    let bytes = orbis_compiler::input::read_by_start(path, MAGIC.len() as u64, |start| {
+        if start == MAGIC {
+            (MAX_TABLE_BYTES, "table files")
+        } else {
+            (orbis_compiler::input::MAX_SOURCE_BYTES, "variant files")
+        }
+    })
+    .map_err(fail)?;
+    let tables = if bytes.starts_with(&MAGIC) {
         Tables::from_bytes(&bytes).map_err(|e| fail(format!("{}: {e}", path.display())))?
-    } else if std::str::from_utf8(&bytes).is_err() {
-        return Err(fail(format!(
-            "{} is neither compiled tables (they start with \"ORBT\") nor a variant file (UTF-8 text)",
-            path.display()
-        )));
     } else {
-        compile(path, bytes)?
+        let source = orbis_compiler::input::decode(path, bytes)
+            .map_err(|e| fail(format!("{e} (and it is not compiled tables, which start with \"ORBT\")")))?;
+        compile(path, source)?
     };
     Engine::new(tables).map_err(|e| fail(format!("{}: {e}", path.display())))
 }
@@ -194,8 +219,7 @@ fn load(path: &Path) -> Result<Engine, Failed> {
 fn run(cli: Cli) -> Result<(), Failed> {
     match cli.command {
         Command::Check { file, report, json } if report || json => {
-            let bytes = read(&file)?;
-            let source = String::from_utf8(bytes).map_err(|_| fail(format!("{} is not UTF-8 text", file.display())))?;
+            let source = read_source(&file)?;
             let checked = orbis_compiler::check(&file.display().to_string(), &source);
             if !checked.diagnostics.is_empty() {
                 eprint!("{}", checked.render(std::io::IsTerminal::is_terminal(&std::io::stderr())));
@@ -214,22 +238,22 @@ fn run(cli: Cli) -> Result<(), Failed> {
             }
         }
         Command::Check { file, .. } => {
-            let bytes = read(&file)?;
-            match compile_source(&file, bytes)? {
+            let source = read_source(&file)?;
+            match compile_source(&file, source)? {
                 Some(_) => println!("{}: ok", file.display()),
                 None => println!("{}: ok (a library: checked fully through the variants that include it)", file.display()),
             }
         }
         Command::Compile { file, output } => {
-            let bytes = read(&file)?;
-            let tables = compile(&file, bytes)?;
+            let source = read_source(&file)?;
+            let tables = compile(&file, source)?;
             let out = output.unwrap_or_else(|| file.with_extension("orbt"));
             let data = tables.to_bytes();
             std::fs::write(&out, &data).map_err(|e| fail(format!("cannot write {}: {e}", out.display())))?;
             println!("wrote {} ({} bytes)", out.display(), data.len());
         }
         Command::Inspect { table } => {
-            let bytes = read(&table)?;
+            let bytes = read_tables(&table)?;
             let tables = Tables::from_bytes(&bytes).map_err(|e| fail(format!("{}: {e}", table.display())))?;
             print!("{}", orbis_runtime::inspect::inspect(&tables));
         }
@@ -239,7 +263,7 @@ fn run(cli: Cli) -> Result<(), Failed> {
             }
             let engine = load(&file)?;
             let pos = position.as_deref();
-            let runs = bench.unwrap_or(1).max(1);
+            let runs = bench.unwrap_or(1);
             let mut best = f64::INFINITY;
             let mut nodes = 0;
             let mut per_move = Vec::new();

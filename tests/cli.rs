@@ -5,11 +5,11 @@
 
 mod common;
 
+use common::cli::{orbis, Out, Temp};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 const ORTHODOX: &str = "examples/orthodox.orbis";
 const CYLINDRICAL: &str = "examples/cylindrical.orbis";
@@ -18,119 +18,6 @@ const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R 
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// What one run of the binary did.
-struct Out {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-    what: String,
-}
-
-impl Out {
-    /// Exit code 0 and nothing on stderr that looks like a panic.
-    fn ok(&self) -> &Self {
-        assert_eq!(
-            self.code,
-            Some(0),
-            "{}: expected success\nstdout:\n{}\nstderr:\n{}",
-            self.what,
-            self.stdout,
-            self.stderr
-        );
-        self.no_panic()
-    }
-
-    /// Exit code 1 with an `error:` line on stderr whose text contains every one of `needles`.
-    fn fails_with(&self, needles: &[&str]) -> &Self {
-        assert_eq!(
-            self.code,
-            Some(1),
-            "{}: expected exit code 1\nstdout:\n{}\nstderr:\n{}",
-            self.what,
-            self.stdout,
-            self.stderr
-        );
-        self.no_panic();
-        assert!(self.stderr.contains("error"), "{}: no error message on stderr:\n{}", self.what, self.stderr);
-        let lower = self.stderr.to_lowercase();
-        for n in needles {
-            assert!(
-                lower.contains(&n.to_lowercase()),
-                "{}: stderr does not mention {n:?}:\n{}",
-                self.what,
-                self.stderr
-            );
-        }
-        self
-    }
-
-    fn no_panic(&self) -> &Self {
-        assert!(!self.stderr.contains("panicked"), "{}: panicked:\n{}", self.what, self.stderr);
-        assert!(
-            !matches!(self.code, Some(101) | Some(134)) && self.code.is_some(),
-            "{}: crashed ({:?}):\n{}",
-            self.what,
-            self.code,
-            self.stderr
-        );
-        self
-    }
-
-    fn json(&self) -> Value {
-        let lines: Vec<&str> = self.stdout.lines().filter(|l| !l.trim().is_empty()).collect();
-        assert_eq!(lines.len(), 1, "{}: --json must print exactly one line:\n{}", self.what, self.stdout);
-        serde_json::from_str(lines[0]).unwrap_or_else(|e| panic!("{}: not JSON ({e}):\n{}", self.what, self.stdout))
-    }
-}
-
-fn orbis<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Out {
-    let what = format!(
-        "orbis {}",
-        args.iter().map(|a| a.as_ref().to_string_lossy().into_owned()).collect::<Vec<_>>().join(" ")
-    );
-    let out = Command::new(env!("CARGO_BIN_EXE_orbis"))
-        .args(args)
-        .current_dir(root())
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .unwrap_or_else(|e| panic!("{what}: cannot run: {e}"));
-    Out {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        what,
-    }
-}
-
-/// A file under the temporary directory with a name no other test (or test run) uses; removed on drop.
-struct Temp(PathBuf);
-
-impl Temp {
-    fn new(name: &str) -> Temp {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let nanos =
-            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-        Temp(std::env::temp_dir().join(format!("orbis-cli-{}-{nanos}-{n}-{name}", std::process::id())))
-    }
-
-    fn with(name: &str, bytes: &[u8]) -> Temp {
-        let t = Temp::new(name);
-        std::fs::write(&t.0, bytes).unwrap();
-        t
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().expect("temporary paths are UTF-8 here")
-    }
-}
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
 }
 
 /// Compiles `source` to a temporary table file.
@@ -615,10 +502,10 @@ fn moves_after_and_status() {
         .fails_with(&["a2-a3", "checkmate"]);
 
     // Illegal and unreadable moves.
-    orbis(&["moves", ORTHODOX, "--after", "e2-e5"]).fails_with(&["e2-e5", "not a legal move"]);
-    orbis(&["moves", ORTHODOX, "--after", "e2-e4", "e2-e4"]).fails_with(&["e2-e4", "not a legal move"]);
+    orbis(&["moves", ORTHODOX, "--after", "e2-e5"]).fails_with(&["e2-e5", "illegal move"]);
+    orbis(&["moves", ORTHODOX, "--after", "e2-e4", "e2-e4"]).fails_with(&["e2-e4", "illegal move"]);
     orbis(&["moves", ORTHODOX, "--after", "Zz9-q0"]).fails_with(&["Zz9-q0"]);
-    orbis(&["moves", ORTHODOX, "--after", ""]).fails_with(&["not a legal move"]);
+    orbis(&["moves", ORTHODOX, "--after", ""]).fails_with(&["illegal move"]);
     // A promotion without its choice is legal but incomplete: say so.
     orbis(&["moves", ORTHODOX, "--position", "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "--after", "b7-b8"])
         .fails_with(&["b7-b8", "=Q"]);
@@ -876,7 +763,7 @@ fn fen_of_a_one_rank_board_reads_back() {
     let out = orbis(&["moves", file.path()]);
     out.ok();
     assert!(out.stdout.starts_with("k3K2R w - - 0 1\n"), "{}", out.stdout);
-    orbis(&["moves", file.path(), "--position", "k3K2R w - - 0 1", "--after", "Rh1-h2"]).fails_with(&["not a legal move"]);
+    orbis(&["moves", file.path(), "--position", "k3K2R w - - 0 1", "--after", "Rh1-h2"]).fails_with(&["illegal move"]);
     orbis(&["moves", file.path(), "--position", "k3K2R w - - 0 1", "--after", "Rh1-f1"]).ok();
 }
 

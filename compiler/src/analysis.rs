@@ -156,13 +156,13 @@ fn rule_sanity(ctx: &Ctx, s: &sanity::Sanity, file: &ast::File, file_id: usize) 
     }
 
     for k in &s.castles {
-        if k.king_path.is_some() && k.rook_path.is_some() {
+        if k.lines() {
             continue;
         }
         let span = side_ast(file, side(k.side)).and_then(|a| {
             a.statements.iter().find_map(|st| match st {
                 ast::SideStmt::Castle(c) if c.name.text == k.name => {
-                    let which = if k.king_path.is_none() { "king" } else { "rook" };
+                    let which = if k.king_off_line() { "king" } else { "rook" };
                     c.fields
                         .iter()
                         .find_map(|f| match (f, which) {
@@ -174,7 +174,7 @@ fn rule_sanity(ctx: &Ctx, s: &sanity::Sanity, file: &ast::File, file_id: usize) 
                 _ => None,
             })
         });
-        let (who, (from, to)) = if k.king_path.is_none() { ("king", k.king) } else { ("rook", k.rook) };
+        let (who, (from, to)) = if k.king_off_line() { ("king", k.king) } else { ("rook", k.rook) };
         let mut d = Diagnostic::warning().with_message(format!(
             "castling `{}` of {}: the {who}'s move {}-{} is not along a line",
             k.name,

@@ -18,6 +18,9 @@ use crate::model::{self, CellId, HeadingId, PieceId};
 pub const MAX_CELLS: usize = orbis_runtime::engine::MAX_CELLS;
 /// Headings are stored as `u8` in the runtime tables.
 pub const MAX_HEADINGS: usize = 256;
+/// Named seams per board: with the `wrap` join, one bit each of the `u32` that records which
+/// seams a step crosses (for `avoid`).
+pub const MAX_SEAMS: usize = 31;
 /// Sets of colored kinds (side × piece) are `u64` bitmasks in the runtime.
 pub const MAX_COLORED_KINDS: usize = 64;
 /// How many examples a grouped diagnostic lists.
@@ -55,6 +58,8 @@ pub struct Sources {
     pub cell_decls: Vec<Span>,
     /// Parallel to [`model::Board::step`].
     pub step_origin: Vec<StepOrigin>,
+    /// Each move rule, by piece and rule (parallel to [`model::Piece::rules`]).
+    pub rules: Vec<Vec<Span>>,
 }
 
 /// The frontend's result: diagnostics (errors and warnings) and, iff there was no error, the
@@ -254,7 +259,9 @@ impl Frontend {
             rules,
             directions,
         };
-        Some((variant, board.sources))
+        let mut sources = board.sources;
+        sources.rules = pieces.iter().map(|p| p.rules.iter().map(|r| r.span).collect()).collect();
+        Some((variant, sources))
     }
 
     // ------------------------------------------------------------ board
@@ -559,6 +566,13 @@ impl Frontend {
         // Seams.
         let mut seen_seams: HashMap<String, Span> = HashMap::new();
         let mut seams_ok = true;
+        if let Some(extra) = seams.get(MAX_SEAMS) {
+            let label = self.primary(extra.name.span, format!("seam number {}", MAX_SEAMS + 1));
+            self.error(format!("too many seams (at most {MAX_SEAMS})"), vec![label], vec![
+                "note: a leg names the seams it may not cross (`avoid`), and the `wrap` join counts too: they are bits of one 32-bit mask".into(),
+            ]);
+            seams_ok = false;
+        }
         for s in &seams {
             if s.name.text == "wrap" {
                 let label = self.primary(s.name.span, "reserved for the `wrap files` join");
@@ -670,8 +684,9 @@ impl Frontend {
                         self.error(format!("empty {what} range"), vec![label], vec![format!("help: write `{b}..{a}`")]);
                         return None;
                     }
-                    let count = (b - a).saturating_add(1);
-                    if count > MAX_CELLS as i64 {
+                    // In i128: the difference of two i64 may not fit an i64.
+                    let count = i128::from(b) - i128::from(a) + 1;
+                    if count > MAX_CELLS as i128 {
                         let label = self.primary(*span, format!("{count} {what}s"));
                         self.error(format!("board too large: at most {MAX_CELLS} cells"), vec![label], vec![]);
                         return None;
@@ -1208,7 +1223,7 @@ impl Frontend {
         let mut mask = 0;
         for name in names {
             match board.board.seams.iter().position(|s| *s == name.text) {
-                Some(bit) => mask |= 1 << bit,
+                Some(bit) => mask |= 1u32.checked_shl(bit as u32).unwrap_or(0),
                 None if board.seams_ok || board.board.seams.is_empty() => {
                     self.unknown("seam", name, " (`avoid` names seams, or `wrap`)", board.board.seams.iter().map(String::as_str))
                 }
@@ -1303,9 +1318,12 @@ impl Frontend {
             }
             _ => {
                 let label = self.primary(name.span, "not a single letter");
-                self.error(format!("a {what} must be a single letter, found `{}`", name.text), vec![label], vec![
-                    "note: symbols are used in FEN, one letter per piece".into(),
-                ]);
+                let note = if what == "piece symbol" {
+                    "note: symbols are used in FEN, one letter per piece".to_string()
+                } else {
+                    "note: each castling rule is one letter of FEN's castling field (`K` and `Q` for the orthodox rules, or the rook's file in upper case); write one letter per rule".to_string()
+                };
+                self.error(format!("a {what} must be a single letter, found `{}`", name.text), vec![label], vec![note]);
                 None
             }
         }
@@ -1801,6 +1819,16 @@ impl Frontend {
                         }
                         promoted.insert(piece, p.span);
                     }
+                    if let Some(piece) = piece {
+                        if let Some(i) = choices.iter().position(|&c| c == Some(piece)) {
+                            let label = self.primary(p.choices[i].span, "the piece that promotes");
+                            self.error(format!("`{}` cannot promote to itself", p.piece.text), vec![label], vec![
+                                "note: a piece that reaches its promotion zone must become another piece; one that stayed would stand where no position allows it".into(),
+                                format!("help: remove `{}` from the choices", p.choices[i].text),
+                            ]);
+                            continue;
+                        }
+                    }
                     if let (Some(piece), Some(choices), Some(zone)) = (piece, choices.into_iter().collect::<Option<Vec<_>>>(), zone) {
                         let mut unique = Vec::new();
                         for c in choices {
@@ -1949,7 +1977,7 @@ impl Frontend {
                 }
                 Some(out)
             }
-            ast::Zone::Rank { rank, .. } | ast::Zone::File { file: rank, .. } => {
+            ast::Zone::Rank { rank, to, .. } | ast::Zone::File { file: rank, to, .. } => {
                 let is_rank = matches!(zone, ast::Zone::Rank { .. });
                 let what = if is_rank { "rank" } else { "file" };
                 let Some(grid) = grid else {
@@ -1960,16 +1988,39 @@ impl Frontend {
                     return None;
                 };
                 let labels = if is_rank { &grid.ranks } else { &grid.files };
-                let Some(index) = labels.iter().position(|l| *l == rank.text) else {
-                    self.unknown(what, rank, "", labels.iter().map(String::as_str));
+                let index_of = |fe: &mut Frontend, name: &ast::Name| {
+                    let index = labels.iter().position(|l| *l == name.text);
+                    if index.is_none() {
+                        let span = match (labels.first(), labels.last()) {
+                            (Some(a), Some(b)) => format!(" (this board's {what}s are {a} to {b})"),
+                            _ => String::new(),
+                        };
+                        fe.unknown(what, name, &span, labels.iter().map(String::as_str));
+                    }
+                    index
+                };
+                let first = index_of(self, rank);
+                let last = match to {
+                    Some(to) => index_of(self, to),
+                    None => first,
+                };
+                let (first, last) = (first?, last?);
+                if first > last {
+                    let label = self.primary(zone.span(), format!("`{}` comes after `{}` on this board", labels[first], labels[last]));
+                    self.error(format!("empty {what} range"), vec![label], vec![format!("help: write `{}..{}`", labels[last], labels[first])]);
                     return None;
-                };
+                }
                 let width = grid.files.len();
-                let at: Vec<CellId> = if is_rank {
-                    (0..width).filter_map(|x| grid.cell_at.get(index * width + x).copied().flatten()).collect()
-                } else {
-                    (0..grid.ranks.len()).filter_map(|y| grid.cell_at.get(y * width + index).copied().flatten()).collect()
-                };
+                let at: Vec<CellId> = (first..=last)
+                    .flat_map(|index| -> Vec<Option<CellId>> {
+                        if is_rank {
+                            (0..width).map(|x| grid.cell_at.get(index * width + x).copied().flatten()).collect()
+                        } else {
+                            (0..grid.ranks.len()).map(|y| grid.cell_at.get(y * width + index).copied().flatten()).collect()
+                        }
+                    })
+                    .flatten()
+                    .collect();
                 // An identified position names a cell that may be listed already.
                 let mut cells = Vec::new();
                 for c in at {

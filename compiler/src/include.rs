@@ -104,10 +104,18 @@ pub fn resolve(
         if sources.included.contains(&canonical) {
             continue;
         }
-        let text = match std::fs::read_to_string(&target) {
+        if sources.ranges.len() > crate::input::MAX_INCLUDED_FILES {
+            errors.push(include_error(
+                format!("more than {} included files", crate::input::MAX_INCLUDED_FILES),
+                inc.span,
+                "one include too many",
+            ));
+            return file;
+        }
+        let text = match crate::input::read_source(&target) {
             Ok(t) => t,
             Err(e) => {
-                errors.push(include_error(format!("cannot read `{}`: {e}", target.display()), inc.span, "included here"));
+                errors.push(include_error(e, inc.span, "included here"));
                 continue;
             }
         };

@@ -17,6 +17,7 @@ pub mod analysis;
 pub mod lower;
 pub mod report;
 pub mod include;
+pub mod input;
 
 use codespan_reporting::diagnostic::{Diagnostic, Label, Severity};
 use codespan_reporting::files::SimpleFiles;
@@ -99,16 +100,47 @@ pub fn check(name: &str, source: &str) -> Checked {
             } else {
                 let output = frontend::check(&ast, 0);
                 let mut diagnostics = output.diagnostics;
-                let variant = output.variant.map(|(variant, sources)| {
-                    diagnostics.extend(analysis::analyze(&variant, &sources, &ast, 0));
-                    variant
-                });
+                let variant = match output.variant {
+                    Some((variant, sources)) => match lower::expansion_limit(&variant) {
+                        Some(overflow) => {
+                            diagnostics.push(expansion_diagnostic(&variant, &sources, overflow));
+                            None
+                        }
+                        None => {
+                            diagnostics.extend(analysis::analyze(&variant, &sources, &ast, 0));
+                            Some(variant)
+                        }
+                    },
+                    None => None,
+                };
                 (diagnostics, variant)
             }
         }
     };
     sources.map(&mut diagnostics);
     Checked { files: sources.files, file_id, diagnostics, variant, library }
+}
+
+/// The error for rules whose paths multiply past the expansion limits.
+fn expansion_diagnostic(v: &model::Variant, sources: &frontend::Sources, overflow: lower::Overflow) -> Diagnostic<usize> {
+    match overflow {
+        lower::Overflow::Rule { piece, rule, side, origin } => Diagnostic::error()
+            .with_message(format!("the moves of `{}` multiply beyond what orbis expands", v.pieces[piece].name))
+            .with_labels(vec![Label::primary(0, sources.rules[piece][rule].range()).with_message(format!(
+                "from {} (side {}) this rule walks or writes more than {} cells",
+                v.board.cells[origin].name,
+                v.sides[side].name,
+                lower::MAX_RULE_EXPANSION
+            ))])
+            .with_notes(vec![
+                "note: every path of a rule that does not `leap` is a move of its own (the cells it passes must be empty), so each `slide` leg after the first multiplies the paths by the length of a line".into(),
+                "help: use fewer legs, make the rule a `leap` if the cells passed need not be empty, or split it into several rules".into(),
+            ]),
+        lower::Overflow::Total => Diagnostic::error()
+            .with_message(format!("the pieces' moves together expand to more than {} cells", lower::MAX_EXPANSION))
+            .with_labels(vec![Label::primary(0, sources.board.range()).with_message("on this board")])
+            .with_notes(vec!["help: use fewer or shorter rules, or a smaller board".into()]),
+    }
 }
 
 /// A syntax error; `end` is where the file ends (in the same offsets as the error's span).

@@ -40,8 +40,46 @@ fn slide(geo: &Geometry, avoid: u32, origin: CellId, cell: CellId, heading: Head
     (out, false)
 }
 
+/// How much one rule may expand from one cell for one side: each leg followed from a cell counts
+/// one, and each ray given counts its cells. The paths of a rule that does not leap are separate
+/// moves (the cells each passes must be empty), so rules whose legs multiply (several slide legs)
+/// grow exponentially; the frontend refuses them with a located error ([`expansion_limit`]), so
+/// lowering never meets one. A queen on a 512-cell torus counts about 4,000 (docs/limits.md).
+pub const MAX_RULE_EXPANSION: usize = 16_384;
+
+/// How much all rules together may expand (over every side and cell): about the cells the tables
+/// hold, two bytes each.
+pub const MAX_EXPANSION: usize = 32_000_000;
+
+/// A rule's expansion went past its budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TooLarge;
+
+/// Where [`expansion_limit`] stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Overflow {
+    /// Rule `rule` of piece `piece` expands past [`MAX_RULE_EXPANSION`] for `side` from `origin`.
+    Rule { piece: usize, rule: usize, side: usize, origin: CellId },
+    /// All rules together pass [`MAX_EXPANSION`].
+    Total,
+}
+
 /// All rays of one rule of `piece` for `side` on `origin`.
 pub fn rule_rays(v: &Variant, side: usize, piece: &Piece, rule: &crate::model::MoveRule, origin: CellId) -> Vec<PathRay> {
+    // Checked variants passed `expansion_limit`, so the budget is never exhausted here.
+    let mut budget = usize::MAX;
+    rule_rays_within(v, side, piece, rule, origin, &mut budget).unwrap_or_default()
+}
+
+/// As [`rule_rays`], taking one unit of `budget` per step of the expansion.
+pub fn rule_rays_within(
+    v: &Variant,
+    side: usize,
+    piece: &Piece,
+    rule: &crate::model::MoveRule,
+    origin: CellId,
+    budget: &mut usize,
+) -> Result<Vec<PathRay>, TooLarge> {
     let geo = v.board.geometry(piece);
     let mut flags = match rule.mode {
         Mode::Both => ray::QUIET | ray::CAPTURE,
@@ -61,7 +99,7 @@ pub fn rule_rays(v: &Variant, side: usize, piece: &Piece, rule: &crate::model::M
         flags |= ray::PASS_UNATTACKED;
     }
     if rule.origins.as_ref().is_some_and(|o| !o[side].contains(&origin)) {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let starts: Vec<HeadingId> = match &rule.first {
         Dirs::Headings(hs) => hs.clone(),
@@ -81,16 +119,55 @@ pub fn rule_rays(v: &Variant, side: usize, piece: &Piece, rule: &crate::model::M
     // Legs as (slides, turns, avoid); the first leg's turns are applied already through `starts`.
     let mut legs = vec![Leg { slides: rule.first_slides, turns: vec![0], avoid: rule.first_avoid }];
     legs.extend(rule.legs.iter().map(|l| Leg { slides: l.slides, turns: l.turns.clone(), avoid: l.avoid }));
-    let walk = Walk { board: &v.board, geo: &geo, leap: rule.leap, flags, origin, legs: &legs };
-    let mut out = Vec::new();
+    // A leap's rays do not depend on the cells passed, so it is walked by its reachable
+    // (leg, cell, heading) states, each once, instead of by its paths.
+    let by_state = rule.leap && flags & ray::PASS_UNATTACKED == 0;
+    let mut walk = Walk {
+        board: &v.board,
+        geo: &geo,
+        leap: rule.leap,
+        flags,
+        origin,
+        legs: &legs,
+        by_state,
+        visited: HashSet::new(),
+        found: HashSet::new(),
+        budget,
+        out: Vec::new(),
+    };
     for h0 in starts {
-        walk.expand(h0, 0, origin, h0, &mut Vec::new(), &mut out);
+        walk.visited.clear();
+        walk.expand(h0, 0, origin, h0, &mut Vec::new())?;
     }
+    let mut out = walk.out;
     if rule.across_transit {
         // Only paths whose every passed cell is a transit cell (and that pass at least one).
         out.retain(|r| !r.must_empty.is_empty() && r.must_empty.iter().all(|&c| v.board.cells[c].transit));
     }
-    out
+    Ok(out)
+}
+
+/// Whether every rule expands within [`MAX_RULE_EXPANSION`] from every cell, and all of them
+/// within [`MAX_EXPANSION`]; each over-large rule is found after at most its budget of work.
+pub fn expansion_limit(v: &Variant) -> Option<Overflow> {
+    let mut total = 0usize;
+    for (piece_id, piece) in v.pieces.iter().enumerate() {
+        for (rule_id, rule) in piece.rules.iter().enumerate() {
+            for side in 0..v.sides.len() {
+                for origin in 0..v.board.cells.len() {
+                    let mut budget = MAX_RULE_EXPANSION;
+                    if rule_rays_within(v, side, piece, rule, origin, &mut budget).is_err() {
+                        return Some(Overflow::Rule { piece: piece_id, rule: rule_id, side, origin });
+                    }
+                    total += MAX_RULE_EXPANSION - budget;
+                    if total > MAX_EXPANSION {
+                        return Some(Overflow::Total);
+                    }
+                }
+            }
+        }
+    }
+    None
 }
 
 struct Leg {
@@ -107,21 +184,36 @@ struct Walk<'a> {
     flags: u8,
     origin: CellId,
     legs: &'a [Leg],
+    /// Walk states once each (leaps): `visited` holds (leg, cell, heading) for the current first
+    /// heading, and `found` the rays already given.
+    by_state: bool,
+    visited: HashSet<(usize, CellId, HeadingId)>,
+    found: HashSet<PathRay>,
+    budget: &'a mut usize,
+    out: Vec<PathRay>,
 }
 
 impl Walk<'_> {
+    fn emit(&mut self, r: PathRay) -> Result<(), TooLarge> {
+        *self.budget = self.budget.checked_sub(r.must_empty.len() + r.cells.len()).ok_or(TooLarge)?;
+        if !self.by_state || self.found.insert(r.clone()) {
+            self.out.push(r);
+        }
+        Ok(())
+    }
+
     /// Follows leg `leg` from `(cell, heading)`; `passed` holds the cells passed so far.
-    fn expand(&self, h0: HeadingId, leg: usize, cell: CellId, heading: HeadingId, passed: &mut Vec<CellId>, out: &mut Vec<PathRay>) {
-        let Leg { slides, turns, avoid } = &self.legs[leg];
-        let last = leg + 1 == self.legs.len();
+    fn expand(&mut self, h0: HeadingId, leg: usize, cell: CellId, heading: HeadingId, passed: &mut Vec<CellId>) -> Result<(), TooLarge> {
+        if self.by_state && !self.visited.insert((leg, cell, heading)) {
+            return Ok(());
+        }
+        *self.budget = self.budget.checked_sub(1).ok_or(TooLarge)?;
+        let legs = self.legs;
+        let Leg { slides, turns, avoid } = &legs[leg];
+        let last = leg + 1 == legs.len();
         // `across-transit` keeps the passed cells even on a leap: they are checked for attacks.
-        let must_empty = |passed: &Vec<CellId>| {
-            if self.leap && self.flags & ray::PASS_UNATTACKED == 0 {
-                Vec::new()
-            } else {
-                passed.clone()
-            }
-        };
+        let keeps_passed = !(self.leap && self.flags & ray::PASS_UNATTACKED == 0);
+        let must_empty = |passed: &Vec<CellId>| if keeps_passed { passed.clone() } else { Vec::new() };
         for &t in turns {
             let h = if leg == 0 { heading } else { self.board.rotate(heading, t) };
             if *slides {
@@ -132,12 +224,12 @@ impl Walk<'_> {
                         if returns {
                             f |= ray::RETURNS;
                         }
-                        out.push(PathRay { flags: f, heading: h0, must_empty: must_empty(passed), cells: cells.iter().map(|c| c.0).collect() });
+                        self.emit(PathRay { flags: f, heading: h0, must_empty: must_empty(passed), cells: cells.iter().map(|c| c.0).collect() })?;
                     }
                 } else {
                     let depth = passed.len();
                     for &(c, nh) in &cells {
-                        self.expand(h0, leg + 1, c, nh, passed, out);
+                        self.expand(h0, leg + 1, c, nh, passed)?;
                         passed.push(c);
                     }
                     passed.truncate(depth);
@@ -146,19 +238,20 @@ impl Walk<'_> {
                 if last {
                     // A path that ends on its own start is no move.
                     if c != self.origin {
-                        out.push(PathRay { flags: self.flags, heading: h0, must_empty: must_empty(passed), cells: vec![c] });
+                        self.emit(PathRay { flags: self.flags, heading: h0, must_empty: must_empty(passed), cells: vec![c] })?;
                     }
                 } else if c == self.origin {
                     // A path may pass its own start (a step off a pole that comes back onto it, then
                     // on): the cell is empty once the piece has left it, so it is not `passed`.
-                    self.expand(h0, leg + 1, c, nh, passed, out);
+                    self.expand(h0, leg + 1, c, nh, passed)?;
                 } else {
                     passed.push(c);
-                    self.expand(h0, leg + 1, c, nh, passed, out);
+                    self.expand(h0, leg + 1, c, nh, passed)?;
                     passed.pop();
                 }
             }
         }
+        Ok(())
     }
 }
 
@@ -260,9 +353,10 @@ pub fn lower(v: &Variant) -> Tables {
             let ck = (side * nkinds + kind) as u8;
             for origin in 0..ncells {
                 let mut rays: Vec<PathRay> = Vec::new();
+                let mut seen: HashSet<PathRay> = HashSet::new();
                 for rule in &piece.rules {
                     for r in rule_rays(v, side, piece, rule, origin) {
-                        if !rays.contains(&r) {
+                        if seen.insert(r.clone()) {
                             rays.push(r);
                         }
                     }

@@ -115,3 +115,94 @@ fn garbage_never_panics() {
         let _ = c.render(true);
     }
 }
+
+/// The orthodox example with one textual change.
+fn orthodox_with(from: &str, to: &str) -> String {
+    let source = example("orthodox.orbis");
+    assert!(source.contains(from), "{from}");
+    source.replacen(from, to, 1)
+}
+
+#[test]
+fn a_castling_king_that_stays_is_no_warning() {
+    // A chess960 array (RNBQKBRN ... ) with the king on g1: O-O leaves the king where it is.
+    let source = orthodox_with("castle O-O   { king e1 -> g1  rook h1 -> f1  empty f1 g1     safe e1 f1 g1  fen K }", "castle O-O   { king e1 -> e1  rook h1 -> f1  empty f1 g1     safe e1  fen K }");
+    let checked = check("o", &source);
+    assert!(checked.diagnostics.is_empty(), "{}", checked.render(false));
+    let report = orbis_compiler::report(&checked).expect("a report");
+    assert!(report.text().contains("king e1-e1 (stays)"), "{}", report.text());
+}
+
+#[test]
+fn rank_ranges_make_zones() {
+    let checked = check("o", &orthodox_with("promote P to Q R B N on rank 8", "promote P to Q R B N on ranks 7..8"));
+    assert!(!checked.has_errors(), "{}", checked.render(false));
+    let variant = checked.variant.expect("a variant");
+    let zone: Vec<&str> = variant.sides[0].promotions[0].zone.iter().map(|&c| variant.board.cells[c].name.as_str()).collect();
+    assert_eq!(zone, ["a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7", "a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8"]);
+    let checked = check("o", &orthodox_with("promote P to Q R B N on rank 8", "promote P to Q R B N on files a..b"));
+    assert!(!checked.has_errors(), "{}", checked.render(false));
+    let variant = checked.variant.expect("a variant");
+    assert_eq!(variant.sides[0].promotions[0].zone.len(), 16);
+}
+
+/// A piece of `legs` legs (the first `first`, then `then` each) on the orthodox board.
+fn with_legs(first: &str, then: &str, legs: usize) -> String {
+    let rule = std::iter::once(first.to_string()).chain(std::iter::repeat_n(then.to_string(), legs - 1)).collect::<Vec<_>>().join(" then ");
+    orthodox_with("piece Queen Q { slide all }", &format!("piece Queen Q {{ slide all }}\npiece Walker W {{ {rule} }}"))
+}
+
+#[test]
+fn leaps_expand_by_state_and_paths_are_bounded() {
+    // Twenty step legs turning either way: about 2^19 paths from each cell, but a leap needs only
+    // its reachable (leg, cell, heading) states. It checks at once and gives the cells a path of
+    // 20 king-like orthogonal-then-turning steps reaches.
+    let start = std::time::Instant::now();
+    let checked = check("o", &with_legs("leap step orth", "step turn +-1", 20));
+    assert!(!checked.has_errors(), "{}", checked.render(false));
+    assert!(start.elapsed().as_secs() < 20, "the expansion is not by state");
+    // By state or by path, a leap reaches the same cells: compared with every path walked
+    // naively (eight legs: 4 x 2^7 paths from each cell), for each first heading.
+    let checked = check("o", &with_legs("leap step orth", "step turn +-1", 8));
+    let variant = checked.variant.expect("a variant");
+    let board = &variant.board;
+    let walker = &variant.pieces[variant.pieces.iter().position(|p| p.name == "Walker").expect("walker")];
+    for origin in [0, 27, 63] {
+        let mut by_state: Vec<(usize, usize)> = orbis_compiler::lower::rule_rays(&variant, 0, walker, &walker.rules[0], origin)
+            .iter()
+            .map(|r| (r.heading, r.cells[0]))
+            .collect();
+        by_state.sort();
+        let before = by_state.len();
+        by_state.dedup();
+        assert_eq!(before, by_state.len(), "a ray given twice");
+        let mut naive = Vec::new();
+        for h0 in ["N", "E", "S", "W"] {
+            let h0 = board.headings.iter().position(|h| h.name == h0).expect("heading");
+            let mut ends = vec![(origin, h0)];
+            for leg in 0..8 {
+                let mut next = Vec::new();
+                for (c, h) in ends {
+                    for t in if leg == 0 { vec![0] } else { vec![1, -1] } {
+                        if let Some(s) = board.step(c, board.rotate(h, t)) {
+                            next.push(s);
+                        }
+                    }
+                }
+                ends = next;
+            }
+            naive.extend(ends.into_iter().filter(|&(c, _)| c != origin).map(|(c, _)| (h0, c)));
+        }
+        naive.sort();
+        naive.dedup();
+        assert_eq!(by_state, naive, "from cell {origin}");
+    }
+    // The same rule without `leap` has a path per turn sequence: refused with a located error.
+    let checked = check("o", &with_legs("step orth", "step turn +-1", 20));
+    let text = checked.render(false);
+    assert!(checked.has_errors() && text.contains("multiply beyond what orbis expands"), "{text}");
+    assert!(text.contains("piece Walker W { step orth then"), "{text}");
+    // Several slide legs: the same.
+    let checked = check("o", &with_legs("slide orth", "slide turn +-1", 7));
+    assert!(checked.render(false).contains("multiply beyond"), "{}", checked.render(false));
+}

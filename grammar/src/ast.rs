@@ -412,8 +412,9 @@ pub struct Promote {
 
 #[derive(Debug, Clone)]
 pub enum Zone {
-    Rank { span: Span, rank: Name },
-    File { span: Span, file: Name },
+    /// `rank 8` or `ranks 8..10` (`to` is the range's end).
+    Rank { span: Span, rank: Name, to: Option<Name> },
+    File { span: Span, file: Name, to: Option<Name> },
     Cells { span: Span, cells: Vec<Name> },
     /// `lines GROUP through CELL`: the cell and every cell its slides along these headings reach.
     Lines { span: Span, dirs: DirSet, through: Name },

@@ -866,8 +866,17 @@ fn build_side(pair: Pair<Rule>) -> Result<Side, SyntaxError> {
 fn build_zone(p: Pair<Rule>) -> Result<Zone, SyntaxError> {
     let span = span_of(&p);
     Ok(match p.as_rule() {
-        Rule::zone_rank => Zone::Rank { span, rank: Children::of(p).name()? },
-        Rule::zone_file => Zone::File { span, file: Children::of(p).name()? },
+        Rule::zone_rank | Rule::zone_file => {
+            let is_rank = p.as_rule() == Rule::zone_rank;
+            let mut c = Children::of(p);
+            let first = c.name()?;
+            let to = c.rest().next().map(|q| name_of(&q));
+            if is_rank {
+                Zone::Rank { span, rank: first, to }
+            } else {
+                Zone::File { span, file: first, to }
+            }
+        }
         Rule::zone_cells => Zone::Cells { span, cells: Children::of(p).rest().map(|q| name_of(&q)).collect() },
         Rule::zone_lines => {
             let mut c = Children::of(p);

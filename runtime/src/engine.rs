@@ -5,8 +5,8 @@
 
 use crate::bits::{CellSet, Wide};
 use crate::game::Game;
-use crate::notation::PositionError;
-use crate::perft::Perft;
+use crate::notation::{MoveError, PositionError};
+use crate::perft::{Perft, MAX_DEPTH};
 use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
 use crate::outcome::{describe, Status};
 use crate::tables::Tables;
@@ -14,6 +14,50 @@ use std::fmt;
 
 /// Boards above this many cells are not supported by this build.
 pub const MAX_CELLS: usize = 512;
+
+/// The most moves a request plays before answering (`--after`): longer than any game the
+/// fifty-move rule allows on a board this size.
+pub const MAX_PLAYED_MOVES: usize = 20_000;
+
+/// Why a request about a position cannot be answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RequestError {
+    /// The position text cannot be read, or describes an impossible position.
+    Position(PositionError),
+    /// Move `number` (counted from 1) of the moves to play is not legal where it comes.
+    Move { number: usize, error: MoveError },
+    /// The game ended before move `number`.
+    GameOver { number: usize, text: String, status: String },
+    /// A request beyond a documented limit (docs/limits.md).
+    Limit(String),
+}
+
+impl fmt::Display for RequestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RequestError::Position(e) => e.fmt(f),
+            RequestError::Move { number, error } => write!(f, "move {number}: {error}"),
+            RequestError::GameOver { number, text, status } => write!(f, "move {number}: '{text}' comes after the game ended ({status})"),
+            RequestError::Limit(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for RequestError {}
+
+impl From<PositionError> for RequestError {
+    fn from(e: PositionError) -> Self {
+        RequestError::Position(e)
+    }
+}
+
+/// Refuses depths beyond [`MAX_DEPTH`].
+fn check_depth(depth: usize) -> Result<(), RequestError> {
+    if depth > MAX_DEPTH {
+        return Err(RequestError::Limit(format!("depth {depth} is beyond the limit of {MAX_DEPTH} plies")));
+    }
+    Ok(())
+}
 
 pub enum Engine {
     Narrow(Game<u64>),
@@ -95,18 +139,20 @@ impl Engine {
         })
     }
 
-    pub fn perft(&self, position: Option<&str>, depth: usize) -> Result<u64, PositionError> {
+    pub fn perft(&self, position: Option<&str>, depth: usize) -> Result<u64, RequestError> {
+        check_depth(depth)?;
         with_game!(self, g => {
             let mut pos = load(g, position)?;
-            Ok(Perft::new(depth).count(g, &mut pos, depth))
+            Ok(Perft::new().count(g, &mut pos, depth))
         })
     }
 
     /// Leaf counts per legal move, sorted by notation.
-    pub fn divide(&self, position: Option<&str>, depth: usize) -> Result<Vec<(MoveInfo, u64)>, PositionError> {
+    pub fn divide(&self, position: Option<&str>, depth: usize) -> Result<Vec<(MoveInfo, u64)>, RequestError> {
+        check_depth(depth)?;
         with_game!(self, g => {
             let mut pos = load(g, position)?;
-            let counts = Perft::new(depth).divide(g, &mut pos, depth);
+            let counts = Perft::new().divide(g, &mut pos, depth);
             let mut out: Vec<(MoveInfo, u64)> = counts.into_iter().map(|(m, n)| (info(g, &pos, m), n)).collect();
             out.sort_by(|a, b| a.0.notation.cmp(&b.0.notation));
             Ok(out)
@@ -114,23 +160,27 @@ impl Engine {
     }
 
     /// Plays the moves in turn from the position and returns the resulting position text.
-    pub fn play(&self, position: Option<&str>, moves: &[&str]) -> Result<String, PositionError> {
+    pub fn play(&self, position: Option<&str>, moves: &[&str]) -> Result<String, RequestError> {
         Ok(self.play_status(position, moves)?.0)
     }
 
     /// Plays the moves in turn (refusing any after the game has ended) and returns the resulting
     /// position text and the game's status, repetitions counted over the moves played.
-    pub fn play_status(&self, position: Option<&str>, moves: &[&str]) -> Result<(String, String), PositionError> {
+    pub fn play_status(&self, position: Option<&str>, moves: &[&str]) -> Result<(String, String), RequestError> {
+        if moves.len() > MAX_PLAYED_MOVES {
+            return Err(RequestError::Limit(format!("{} moves to play; the limit is {MAX_PLAYED_MOVES}", moves.len())));
+        }
         with_game!(self, g => {
             let mut pos = load(g, position)?;
             let mut history = Vec::new();
             let names: Vec<String> = g.tables.sides.iter().map(|s| s.name.clone()).collect();
-            for text in moves {
+            for (i, text) in moves.iter().enumerate() {
+                let number = i + 1;
                 let status = pos.status(g, &history);
                 if status != Status::Ongoing {
-                    return Err(PositionError(format!("'{text}' comes after the game ended ({})", describe(status, &names))));
+                    return Err(RequestError::GameOver { number, text: text.to_string(), status: describe(status, &names) });
                 }
-                let mv = pos.parse_move(g, text)?;
+                let mv = pos.parse_move(g, text).map_err(|error| RequestError::Move { number, error })?;
                 history.push(pos.hash);
                 pos.make(g, mv);
             }

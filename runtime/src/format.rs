@@ -21,6 +21,8 @@ pub const MAGIC: [u8; 4] = *b"ORBT";
 pub const FORMAT_VERSION: u16 = 3;
 /// Bytes before the payload: magic, version, flags, payload length, checksum.
 pub const HEADER_LEN: usize = 16;
+/// The largest table file the CLI reads (docs/limits.md); tables of the examples are far smaller.
+pub const MAX_TABLE_BYTES: u64 = 64 << 20;
 /// At most this many colored kinds (`sides * kinds`): a set of them is a `u64`.
 pub const MAX_COLORED_KINDS: usize = 64;
 

@@ -19,9 +19,9 @@ pub mod position;
 pub mod tables;
 
 pub use bits::CellSet;
-pub use engine::{Engine, LoadError, MoveInfo};
+pub use engine::{Engine, LoadError, MoveInfo, RequestError};
 pub use game::Game;
-pub use notation::PositionError;
+pub use notation::{MoveError, PositionError};
 pub use outcome::Status;
 pub use perft::Perft;
 pub use position::{Move, MoveKind, Position};

@@ -30,6 +30,21 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
+/// A move text that is not one legal move of the position; the message suggests legal moves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveError(pub String);
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// How many legal moves an error message lists before it says how many more there are.
+const SUGGESTED_MOVES: usize = 24;
+
 fn err<T>(msg: impl Into<String>) -> Result<T, PositionError> {
     Err(PositionError(msg.into()))
 }
@@ -484,7 +499,7 @@ impl<B: CellSet> Position<B> {
 
     /// Finds the legal move written `text`: its notation, its name (castling), or `FROM-TO`,
     /// `FROMxTO`, `FROMTO`, `FROM-TO=Q`, with the piece letter and an en-passant `ep` optional.
-    pub fn parse_move(&mut self, game: &Game<B>, text: &str) -> Result<Move, PositionError> {
+    pub fn parse_move(&mut self, game: &Game<B>, text: &str) -> Result<Move, MoveError> {
         let mut moves = Vec::new();
         self.legal_moves(game, &mut moves);
         let want = text.trim();
@@ -498,14 +513,44 @@ impl<B: CellSet> Position<B> {
                     .filter(|&&mv| mv.promotion != NO_PROMOTION && written(mv, false))
                     .map(|&mv| format!("={}", game.symbol(mv.promotion as usize)))
                     .collect();
-                if choices.is_empty() {
-                    err(format!("'{want}' is not a legal move here"))
-                } else {
-                    err(format!("'{want}' promotes: add one of {}", choices.join(" ")))
+                if !choices.is_empty() {
+                    return Err(MoveError(format!("'{want}' promotes: add one of {}", choices.join(" "))));
                 }
+                Err(MoveError(format!("illegal move '{want}' in this position; {}", self.suggest(game, &moves, want))))
             }
-            _ => err(format!("'{want}' is ambiguous")),
+            _ => {
+                let readings: Vec<String> = matches.iter().map(|&mv| self.notation(game, mv)).collect();
+                Err(MoveError(format!("'{want}' is ambiguous: it reads as {}", readings.join(" or "))))
+            }
         }
+    }
+
+    /// The legal moves worth showing after `want` failed: those of the piece it starts from, if
+    /// it names one that can move, else all of them (the first [`SUGGESTED_MOVES`]).
+    fn suggest(&self, game: &Game<B>, moves: &[Move], want: &str) -> String {
+        if moves.is_empty() {
+            return "there are no legal moves (the game is over)".into();
+        }
+        let starts_from = |mv: Move| {
+            let symbol = game.symbol((self.board[mv.from as usize] as usize - 1) % game.kinds);
+            let rest = want.strip_prefix(symbol).unwrap_or(want);
+            mv.kind != MoveKind::Castle && game.cell_names(mv.from).iter().any(|name| rest.starts_with(name))
+        };
+        let mut own: Vec<String> = moves.iter().filter(|&&mv| starts_from(mv)).map(|&mv| self.notation(game, mv)).collect();
+        let what = if own.is_empty() {
+            own = moves.iter().map(|&mv| self.notation(game, mv)).collect();
+            "the legal moves are"
+        } else {
+            "the legal moves of that piece are"
+        };
+        own.sort();
+        let more = own.len().saturating_sub(SUGGESTED_MOVES);
+        own.truncate(SUGGESTED_MOVES);
+        let mut text = format!("{what} {}", own.join(" "));
+        if more > 0 {
+            text.push_str(&format!(" and {more} more"));
+        }
+        text
     }
 
     /// Every accepted way to write `mv`, its notation first. Built from the cell names rather than

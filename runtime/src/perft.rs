@@ -1,27 +1,31 @@
 //! Perft: counting the leaf nodes of the legal move tree, the standard test of a move generator.
 //!
-//! Buffers are allocated once per depth, so the count itself allocates nothing; the last ply is
-//! counted in bulk (the number of legal moves) instead of being played.
+//! One move buffer per ply, allocated the first time the count gets that deep (a deep count of a
+//! finished game allocates nothing), then reused; the last ply is counted in bulk (the number of
+//! legal moves) instead of being played. Depths are capped at [`MAX_DEPTH`] by the callers that
+//! take them from users ([`crate::Engine`]).
 
 use crate::bits::CellSet;
 use crate::game::Game;
 use crate::position::{Move, Position};
 
-/// Reusable move buffers, one per ply.
+/// The deepest perft (and search) the engine accepts from a user: far beyond what can finish, and
+/// shallow enough that the recursion's stack stays small.
+pub const MAX_DEPTH: usize = 64;
+
+/// Reusable move buffers, one per ply reached so far.
+#[derive(Default)]
 pub struct Perft {
     buffers: Vec<Vec<Move>>,
 }
 
 impl Perft {
-    pub fn new(depth: usize) -> Perft {
-        Perft { buffers: (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect() }
+    pub fn new() -> Perft {
+        Perft::default()
     }
 
     /// Leaf nodes at `depth` plies below `pos`.
     pub fn count<B: CellSet>(&mut self, game: &Game<B>, pos: &mut Position<B>, depth: usize) -> u64 {
-        if self.buffers.len() < depth {
-            self.buffers.resize_with(depth, || Vec::with_capacity(256));
-        }
         if depth == 0 {
             return 1;
         }
@@ -29,6 +33,9 @@ impl Perft {
     }
 
     fn recurse<B: CellSet>(&mut self, game: &Game<B>, pos: &mut Position<B>, depth: usize, ply: usize) -> u64 {
+        if self.buffers.len() <= ply {
+            self.buffers.push(Vec::with_capacity(256));
+        }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
         pos.legal_moves(game, &mut moves);

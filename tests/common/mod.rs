@@ -1,6 +1,8 @@
 //! Shared helpers for the integration tests: compile an example through the whole pipeline.
 #![allow(dead_code)]
 
+pub mod cli;
+
 use orbis_runtime::{Engine, Game, Tables};
 use std::path::{Path, PathBuf};
 

@@ -36,6 +36,7 @@ pub struct CastleFact {
     pub name: String,
     pub king: (CellId, CellId),
     pub rook: (CellId, CellId),
+    /// `None` when no line leads from the first cell to the second (or they are the same).
     pub king_path: Path,
     pub rook_path: Path,
     /// Cells the king or rook passes or lands on that are not listed `empty` (the two castling
@@ -43,6 +44,20 @@ pub struct CastleFact {
     pub not_empty_listed: Vec<CellId>,
     /// Cells of the king's line (start included) that are not listed `safe`.
     pub not_safe_listed: Vec<CellId>,
+}
+
+impl CastleFact {
+    /// Whether the king and the rook each move along a line or stay where they are (a chess960
+    /// king may already stand on its castling cell).
+    pub fn lines(&self) -> bool {
+        let ok = |path: &Path, (from, to): (CellId, CellId)| path.is_some() || from == to;
+        ok(&self.king_path, self.king) && ok(&self.rook_path, self.rook)
+    }
+
+    /// Whether the king does not move along a line (else the rook), when [`Self::lines`] fails.
+    pub fn king_off_line(&self) -> bool {
+        self.king_path.is_none() && self.king.0 != self.king.1
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -196,9 +211,10 @@ pub fn analyze(ctx: &Ctx) -> Sanity {
     Sanity { promotions, immobile, never_move, castles, royals, transit }
 }
 
-fn path_text(p: &Path, cells: &[String], headings: &[String]) -> String {
+fn path_text(p: &Path, (from, to): (CellId, CellId), cells: &[String], headings: &[String]) -> String {
     match p {
         Some((h, cs)) => format!("along {} ({})", headings[*h], super::cell_names(cells, cs).join(" ")),
+        None if from == to => "(stays)".into(),
         None => "NOT along a line".into(),
     }
 }
@@ -238,10 +254,10 @@ pub fn text(s: &Sanity, cells: &[String], headings: &[String], pieces: &[String]
             k.name,
             cells[k.king.0],
             cells[k.king.1],
-            path_text(&k.king_path, cells, headings),
+            path_text(&k.king_path, k.king, cells, headings),
             cells[k.rook.0],
             cells[k.rook.1],
-            path_text(&k.rook_path, cells, headings)
+            path_text(&k.rook_path, k.rook, cells, headings)
         ));
         if !k.not_empty_listed.is_empty() {
             out.push_str(&format!("    passed but not listed empty: {}\n", super::cell_names(cells, &k.not_empty_listed).join(" ")));
@@ -280,7 +296,7 @@ pub fn json(s: &Sanity, cells: &[String], headings: &[String], pieces: &[String]
             "side": sides[k.side], "name": k.name,
             "king": [cells[k.king.0], cells[k.king.1]], "rook": [cells[k.rook.0], cells[k.rook.1]],
             "king_line": path(&k.king_path), "rook_line": path(&k.rook_path),
-            "lines": k.king_path.is_some() && k.rook_path.is_some(),
+            "lines": k.lines(),
             "not_listed_empty": super::cell_names(cells, &k.not_empty_listed),
             "not_listed_safe": super::cell_names(cells, &k.not_safe_listed),
         })).collect::<Vec<_>>(),
