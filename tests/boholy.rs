@@ -1,5 +1,5 @@
 //! Boholy's optimal version (poles as transit cells) and Nelson's (poles as squares): the page's
-//! examples (shared/seed-facts.md B-1..B-5, 1.A.6, 1.E.13), through the compiled tables.
+//! examples (facts B-1..B-5, 1.A.6, 1.E.13), through the compiled tables.
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Spherical Corner Chess (shared/seeds/spherical-corner-chess.txt; shared/seed-facts.md Part 2):
+//! Spherical Corner Chess (the Chess Variant Pages' "Spherical Corner Chess" page; facts 2.A-2.E):
 //! both neighbour diagrams of the page, CC-1..CC-8, the king and knight sets of 2.A, the bishops'
 //! colours, the merged squares of Variant 2 under both names, the reconstructed setups' constraints
 //! and perft from the start, all through the compiled tables.

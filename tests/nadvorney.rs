@@ -1,4 +1,4 @@
-//! Every concrete Nadvorney example of shared/seeds/spherical-chess.txt (seed-facts N-1..N-10 and
+//! Every concrete Nadvorney example of the Chess Variant Pages' "Spherical Chess" page (seed-facts N-1..N-10 and
 //! the neighbour diagram), checked through the compiled tables.
 
 mod common;
