@@ -8,6 +8,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+mod polygons;
+
 use codespan_reporting::diagnostic::{Diagnostic, Label};
 use orbis_grammar::ast::{self, Span};
 
@@ -212,6 +214,7 @@ impl Frontend {
                         seams: vec![],
                         rings: vec![],
                         aliases: vec![],
+                        complex: None,
                     },
                     sources: Sources::default(),
                     seams: Vec::new(),
@@ -267,6 +270,9 @@ impl Frontend {
     // ------------------------------------------------------------ board
 
     fn board(&mut self, b: &ast::Board) -> BoardInfo {
+        if Self::is_polygon_board(b) {
+            return self.polygon_board(b);
+        }
         let mut grid_stmt = None;
         let mut wrap_stmt: Option<Span> = None;
         let mut headings_stmts: Vec<&ast::Headings> = Vec::new();
@@ -311,6 +317,8 @@ impl Frontend {
                 ast::BoardStmt::Identify(s) => identifies.push(s),
                 ast::BoardStmt::Cells(c) => cell_stmts.push(c),
                 ast::BoardStmt::Link(l) => links.push(l),
+                // Boards of polygons are built by `polygon_board`.
+                ast::BoardStmt::Polygon(_) | ast::BoardStmt::Mesh(_) | ast::BoardStmt::Box(_) => {}
             }
         }
 
@@ -394,7 +402,7 @@ impl Frontend {
                     decl_of.insert(decl.name.text.clone(), decl.name.span);
                     headings_by_name.insert(decl.name.text.clone(), headings.len());
                     rings[ring].push(headings.len());
-                    headings.push(model::Heading { name: decl.name.text.clone(), vector, ring });
+                    headings.push(model::Heading { name: decl.name.text.clone(), vector, ring, kind: model::Kind::of_vector(vector) });
                     sources.heading_decls.push(decl.span);
                 }
                 if headings.len() > MAX_HEADINGS {
@@ -557,7 +565,7 @@ impl Frontend {
                 }
             }
         }
-        let mut board = model::Board { cells, headings, grid, step: Vec::new(), crossed: Vec::new(), seams: seam_names, rings, aliases };
+        let mut board = model::Board { cells, headings, grid, step: Vec::new(), crossed: Vec::new(), seams: seam_names, rings, aliases, complex: None };
         let step_len = board.cells.len().saturating_mul(board.headings.len());
         board.step = vec![None; step_len];
         board.crossed = vec![0; step_len];
@@ -1767,10 +1775,23 @@ impl Frontend {
                 }
                 ast::SideStmt::Setup(setup_stmt) => {
                     setup_seen = true;
+                    // A lone capital that names a cell and no piece (the soccer ball's pentagon
+                    // `A`) is a cell of the group before it.
+                    let mut groups: Vec<(&ast::Name, Vec<&ast::Name>)> = Vec::new();
                     for group in &setup_stmt.groups {
-                        let piece = self.piece_ref(&group.symbol, ast_pieces, pieces, format!("unknown piece `{}` in the setup of `{}`", group.symbol.text, s.name.text));
+                        let is_piece = ast_pieces.iter().any(|p| p.symbol.text == group.symbol.text || p.name.text == group.symbol.text);
+                        match groups.last_mut() {
+                            Some((_, cells)) if !is_piece && board.cells_by_name.contains_key(&group.symbol.text) => {
+                                cells.push(&group.symbol);
+                                cells.extend(group.cells.iter());
+                            }
+                            _ => groups.push((&group.symbol, group.cells.iter().collect())),
+                        }
+                    }
+                    for (symbol, cells) in groups {
+                        let piece = self.piece_ref(symbol, ast_pieces, pieces, format!("unknown piece `{}` in the setup of `{}`", symbol.text, s.name.text));
                         setup_complete &= piece.is_some();
-                        for cell_name in &group.cells {
+                        for cell_name in cells {
                             let Some(cell) = self.cell(cell_name, &board.cells_by_name, board.cells_complete, " on this board") else {
                                 setup_complete = false;
                                 continue;

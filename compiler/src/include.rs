@@ -83,6 +83,17 @@ pub fn resolve(
     syntax: &dyn Fn(orbis_grammar::SyntaxError, usize) -> Diagnostic<usize>,
 ) -> ast::File {
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    // Mesh files are named relative to the file that names them.
+    let mut file = file;
+    for item in &mut file.items {
+        if let Item::Board(b) = item {
+            for s in &mut b.statements {
+                if let BoardStmt::Mesh(ast::Mesh { source: ast::MeshSource::File { path, .. }, .. }) = s {
+                    path.text = dir.join(&path.text).display().to_string();
+                }
+            }
+        }
+    }
     let mut included = Vec::new();
     for inc in &file.includes {
         let target = dir.join(&inc.text);

@@ -12,6 +12,7 @@
 //! [`check`] runs the first three stages and keeps the source for rendering.
 
 pub mod model;
+pub mod complex;
 pub mod frontend;
 pub mod analysis;
 pub mod lower;

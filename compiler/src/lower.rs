@@ -6,7 +6,7 @@
 //! kind, and lines out from the target (a trie of reversed paths, flattened root to leaf) with the
 //! colored kinds that attack from each cell. Nothing here can fail: the model is already checked.
 
-use crate::model::{Board, CellId, Dirs, Geometry, HeadingId, Mode, Piece, Variant};
+use crate::model::{Board, CellId, Dirs, Geometry, HeadingId, Kind, Mode, Piece, Variant};
 use orbis_runtime::tables::{self, ray, Attack, CastleInfo, GridInfo, KindInfo, PromotionInfo, RulesInfo, SideInfo, Tables, NO_CELL};
 use std::collections::{BTreeMap, HashSet};
 
@@ -20,15 +20,26 @@ pub struct PathRay {
 }
 
 /// Walks a slide from `(cell, heading)`: the cells in order, and whether it came back to `origin`.
-/// It stops at the board's edge, at the origin, or when a (cell, heading) state repeats (a slide
-/// may never be endless).
-fn slide(geo: &Geometry, avoid: u32, origin: CellId, cell: CellId, heading: HeadingId) -> (Vec<(CellId, HeadingId)>, bool) {
+/// It stops at the board's edge, at the origin, when a (cell, heading) state repeats (a slide
+/// may never be endless), or on a cell where going straight on would give a heading of a kind not
+/// in `kinds` (the kinds its rule names).
+fn slide(board: &Board, geo: &Geometry, avoid: u32, kinds: u8, origin: CellId, cell: CellId, heading: HeadingId) -> (Vec<(CellId, HeadingId)>, bool) {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
+    // Headings of no kind (a pole's spokes) never end a slide, and a slide that starts on one
+    // keeps to no kind.
+    let lines = Kind::Orthogonal.bit() | Kind::Diagonal.bit();
+    let keep = if kinds & lines == 0 { u8::MAX } else { kinds | Kind::Other.bit() };
     let (mut c, mut h) = (cell, heading);
     while let Some((n, nh)) = geo.step(c, h, avoid) {
         if n == origin {
             return (out, true);
+        }
+        if board.headings[nh].kind.bit() & keep == 0 {
+            // Straight on turned it into another kind of line (a rook's line into a diagonal at
+            // a vertex of the cube): the slide ends on this cell.
+            out.push((n, nh));
+            break;
         }
         if !seen.insert((n, nh)) {
             break;
@@ -107,7 +118,7 @@ pub fn rule_rays_within(
             let mut out = Vec::new();
             for &h in &v.sides[side].directions[*direction][origin] {
                 for &t in turns {
-                    let r = v.board.rotate(h, t);
+                    let r = v.board.rotate_at(origin, h, t);
                     if !out.contains(&r) {
                         out.push(r);
                     }
@@ -122,6 +133,7 @@ pub fn rule_rays_within(
     // A leap's rays do not depend on the cells passed, so it is walked by its reachable
     // (leg, cell, heading) states, each once, instead of by its paths.
     let by_state = rule.leap && flags & ray::PASS_UNATTACKED == 0;
+    let first_kinds = starts.iter().fold(0, |k, &h| k | v.board.headings[h].kind.bit());
     let mut walk = Walk {
         board: &v.board,
         geo: &geo,
@@ -130,6 +142,7 @@ pub fn rule_rays_within(
         origin,
         legs: &legs,
         by_state,
+        first_kinds,
         visited: HashSet::new(),
         found: HashSet::new(),
         budget,
@@ -187,6 +200,9 @@ struct Walk<'a> {
     /// Walk states once each (leaps): `visited` holds (leg, cell, heading) for the current first
     /// heading, and `found` the rays already given.
     by_state: bool,
+    /// The kinds of the first leg's headings: its slides keep to them (a later leg's slide keeps
+    /// to the kind it starts with).
+    first_kinds: u8,
     visited: HashSet<(usize, CellId, HeadingId)>,
     found: HashSet<PathRay>,
     budget: &'a mut usize,
@@ -215,9 +231,10 @@ impl Walk<'_> {
         let keeps_passed = !(self.leap && self.flags & ray::PASS_UNATTACKED == 0);
         let must_empty = |passed: &Vec<CellId>| if keeps_passed { passed.clone() } else { Vec::new() };
         for &t in turns {
-            let h = if leg == 0 { heading } else { self.board.rotate(heading, t) };
+            let h = if leg == 0 { heading } else { self.board.rotate_at(cell, heading, t) };
             if *slides {
-                let (cells, returns) = slide(self.geo, *avoid, self.origin, cell, h);
+                let kinds = if leg == 0 { self.first_kinds } else { self.board.headings[h].kind.bit() };
+                let (cells, returns) = slide(self.board, self.geo, *avoid, kinds, self.origin, cell, h);
                 if last {
                     if !cells.is_empty() {
                         let mut f = self.flags | ray::SLIDE;

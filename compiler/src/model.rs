@@ -41,6 +41,9 @@ pub struct Board {
     pub rings: Vec<Vec<HeadingId>>,
     /// Grid positions that are other names of a cell (`identify`), in grid order.
     pub aliases: Vec<Alias>,
+    /// The complex of polygon cells the board was built from (`polygon`, `mesh`, `box`), with
+    /// cells in the same order; `None` for grid and linked boards.
+    pub complex: Option<crate::complex::Complex>,
 }
 
 /// A second name of a cell: the grid position `coords` (named `name`) is the cell `cell`.
@@ -65,6 +68,18 @@ impl Board {
                 self.headings.iter().position(|g| g.vector == Some((-dx, -dy)))
             })
             .collect()
+    }
+
+    /// `h` turned by `k` places in `cell`: on a polygon board by `k` ports of that cell (its sides
+    /// and corners in turn), elsewhere within the heading's ring.
+    pub fn rotate_at(&self, cell: CellId, h: HeadingId, k: i32) -> HeadingId {
+        match &self.complex {
+            Some(c) => {
+                let ports = 2 * c.degree(cell) as i32;
+                (h as i32 + k).rem_euclid(ports) as HeadingId
+            }
+            None => self.rotate(h, k),
+        }
     }
 
     /// `h` turned by `k` places within its ring.
@@ -125,6 +140,37 @@ pub struct Heading {
     pub vector: Option<(i32, i32)>,
     /// The ring (headings block) it belongs to: `turn` rotates within a ring.
     pub ring: usize,
+    pub kind: Kind,
+}
+
+/// Whether a heading leaves through a side or a corner. A slide keeps to the kinds its rule
+/// names: a rook's line (`slide orth`) ends where going straight on would turn it diagonal (a
+/// vertex triangle of the cube), a queen's (`slide all`) goes on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Through a side; on grids a vector along an axis.
+    Orthogonal,
+    /// Through a corner; on grids a vector with |dx| = |dy|.
+    Diagonal,
+    /// Any other vector, or none.
+    Other,
+}
+
+impl Kind {
+    /// The kind of a grid heading's vector.
+    pub fn of_vector(v: Option<(i32, i32)>) -> Kind {
+        match v {
+            Some((0, dy)) if dy != 0 => Kind::Orthogonal,
+            Some((dx, 0)) if dx != 0 => Kind::Orthogonal,
+            Some((dx, dy)) if dx != 0 && dx.abs() == dy.abs() => Kind::Diagonal,
+            _ => Kind::Other,
+        }
+    }
+
+    /// This kind as one bit of a set of kinds.
+    pub fn bit(self) -> u8 {
+        1 << self as u8
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -81,6 +81,48 @@ pub enum BoardStmt {
     Transit(CellsDecl),
     /// One link; a `link` statement with lists gives one per position.
     Link(Link),
+    /// `polygon NAME { NEIGHBOURS }`: a cell of a polygon board.
+    Polygon(Polygon),
+    /// `mesh ...`: polygon cells as faces of a mesh.
+    Mesh(Mesh),
+    /// `box X Y Z`: the surface of a box of cells.
+    Box(BoxSurface),
+}
+
+/// A cell and its neighbours in order round it (`None`: a side on the border).
+#[derive(Debug, Clone)]
+pub struct Polygon {
+    pub span: Span,
+    pub name: Name,
+    pub sides: Vec<Option<Name>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Mesh {
+    pub span: Span,
+    pub source: MeshSource,
+}
+
+#[derive(Debug, Clone)]
+pub enum MeshSource {
+    /// Faces written out: each a name and its vertices in order.
+    Inline(Vec<MeshFace>),
+    /// An OFF or OBJ file (the string's text, relative to the variant file) and names for its
+    /// faces in the file's order.
+    File { path: Name, names: Vec<Name> },
+}
+
+#[derive(Debug, Clone)]
+pub struct MeshFace {
+    pub span: Span,
+    pub name: Name,
+    pub vertices: Vec<Name>,
+}
+
+#[derive(Debug, Clone)]
+pub struct BoxSurface {
+    pub span: Span,
+    pub sizes: [Int; 3],
 }
 
 #[derive(Debug, Clone)]

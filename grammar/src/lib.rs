@@ -170,6 +170,11 @@ fn describe_rule(rule: Rule) -> &'static str {
         Rule::kw_variant => "`variant \"NAME\"`",
         Rule::kw_library | Rule::library_decl => "`library \"NAME\"`",
         Rule::kw_include | Rule::include => "`include \"FILE\"`",
+        Rule::kw_polygon | Rule::polygon => "`polygon`",
+        Rule::border_side => "`-` (a side on the border)",
+        Rule::kw_mesh | Rule::mesh | Rule::mesh_inline | Rule::mesh_file => "`mesh`",
+        Rule::kw_face | Rule::mesh_face => "`face`",
+        Rule::kw_box | Rule::box_surface => "`box`",
         Rule::kw_for | Rule::seam_for => "`for`",
         Rule::kw_avoid | Rule::avoid => "`avoid`",
         Rule::kw_board | Rule::board => "`board`",
@@ -326,6 +331,10 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_cells
             | Rule::kw_link
             | Rule::kw_transit
+            | Rule::kw_polygon
+            | Rule::kw_mesh
+            | Rule::kw_face
+            | Rule::kw_box
             | Rule::kw_identify
             | Rule::kw_direction
             | Rule::kw_away
@@ -548,6 +557,38 @@ fn build_board(pair: Pair<Rule>) -> Result<Board, SyntaxError> {
             Rule::transit => {
                 let cells = Children::of(stmt).rest().map(|p| name_of(&p)).collect();
                 BoardStmt::Transit(CellsDecl { span: stmt_span, cells })
+            }
+            Rule::polygon => {
+                let mut c = Children::of(stmt);
+                let name = c.name()?;
+                let sides = c.rest().map(|p| (p.as_rule() != Rule::border_side).then(|| name_of(&p))).collect();
+                BoardStmt::Polygon(Polygon { span: stmt_span, name, sides })
+            }
+            Rule::mesh => {
+                let inner = Children::of(stmt).next()?;
+                let source = match inner.as_rule() {
+                    Rule::mesh_file => {
+                        let mut c = Children::of(inner);
+                        let path = name_of(&Children::of(c.next()?).next()?);
+                        MeshSource::File { path, names: c.rest().map(|p| name_of(&p)).collect() }
+                    }
+                    _ => {
+                        let mut faces = Vec::new();
+                        for face in Children::of(inner).rest() {
+                            let span = span_of(&face);
+                            let mut c = Children::of(face);
+                            let name = c.name()?;
+                            faces.push(MeshFace { span, name, vertices: c.rest().map(|p| name_of(&p)).collect() });
+                        }
+                        MeshSource::Inline(faces)
+                    }
+                };
+                BoardStmt::Mesh(Mesh { span: stmt_span, source })
+            }
+            Rule::box_surface => {
+                let mut c = Children::of(stmt);
+                let sizes = [int_of(&c.next()?)?, int_of(&c.next()?)?, int_of(&c.next()?)?];
+                BoardStmt::Box(BoxSurface { span: stmt_span, sizes })
             }
             _ => return Err(internal(stmt_span)),
         });

@@ -85,6 +85,8 @@ pub struct Surface {
     pub contradictory: Vec<String>,
     /// Whether `complex` reads the undetermined gluings as reflections (else as rotations).
     pub undetermined_as_reflections: bool,
+    /// The board is a complex of polygon cells: the gluing is given, not read off the steps.
+    pub polygons: bool,
 }
 
 impl Surface {
@@ -98,6 +100,7 @@ impl Surface {
             undetermined: Vec::new(),
             contradictory: Vec::new(),
             undetermined_as_reflections: false,
+            polygons: false,
         }
     }
 }
@@ -113,6 +116,9 @@ struct Gluing {
 
 pub fn analyze(v: &Variant) -> Surface {
     let board = &v.board;
+    if let Some(complex) = &board.complex {
+        return polygons(complex);
+    }
     let find = |vec: (i32, i32)| board.headings.iter().position(|h| h.vector == Some(vec));
     let orth: Vec<Option<HeadingId>> = ORTH.iter().map(|&d| find(d)).collect();
     if orth.iter().any(Option::is_none) {
@@ -190,6 +196,7 @@ pub fn analyze(v: &Variant) -> Surface {
         undetermined: Vec::new(),
         contradictory: Vec::new(),
         undetermined_as_reflections: false,
+        polygons: false,
     };
     // Some(true): reflection; None: undetermined.
     let mut reflect: Vec<Option<bool>> = Vec::with_capacity(gluings.len());
@@ -231,6 +238,53 @@ pub fn analyze(v: &Variant) -> Surface {
 }
 
 /// Total absolute angle defect of a reading, in degrees.
+/// A board of polygon cells, each taken as a regular polygon: vertices, edges and faces from the
+/// gluing; a vertex whose corners do not add up to 360° (180° on the border) is a cone point or a
+/// border corner (a cube's corner triangle, with three squares: 330°).
+fn polygons(complex: &crate::complex::Complex) -> Surface {
+    let t = complex.surface();
+    let geometry = complex.geometry();
+    let corner = |c: usize| 180.0 * (complex.degree(c) as f64 - 2.0) / complex.degree(c) as f64;
+    let mut cone_points = Vec::new();
+    let mut boundary_corners = Vec::new();
+    let mut curvature = 0.0;
+    for vx in &geometry.vertices {
+        let angle: f64 = vx.corners.iter().map(|&(c, _)| corner(c)).sum();
+        let full = if vx.border { 180.0 } else { 360.0 };
+        curvature += full - angle;
+        if (angle - full).abs() > 1e-6 {
+            let v = Vertex {
+                corners: vx.corners.iter().map(|&(c, k)| (complex.names[c].clone(), format!("corner{}", k + 1))).collect(),
+                angle: angle.round() as u32,
+            };
+            if vx.border { boundary_corners.push(v) } else { cone_points.push(v) }
+        }
+    }
+    let name = if t.parts == 1 { surface_name(t.euler, t.orientable, t.border_components) } else { format!("{} separate pieces", t.parts) };
+    let flipped = complex.sides.iter().flatten().flatten().filter(|g| g.flip).count() / 2;
+    let glued = complex.sides.iter().flatten().flatten().count() / 2;
+    Surface {
+        complex: Some(Classification {
+            vertices: t.vertices,
+            edges: t.edges,
+            faces: t.faces,
+            euler_characteristic: t.euler,
+            orientable: t.orientable,
+            boundary_components: t.border_components,
+            components: t.parts,
+            name,
+            cone_points,
+            boundary_corners,
+            curvature: curvature.round() as i64,
+        }),
+        rotations: glued - flipped,
+        reflections: flipped,
+        polygons: true,
+        reason: None,
+        ..Surface::none("")
+    }
+}
+
 fn defect(c: &Classification) -> u32 {
     c.cone_points.iter().map(|p| p.angle.abs_diff(360)).sum::<u32>() + c.boundary_corners.iter().map(|p| p.angle.abs_diff(180)).sum::<u32>()
 }
@@ -370,10 +424,10 @@ pub fn surface_name(euler: i64, orientable: bool, boundary: usize) -> String {
     }
 }
 
-fn class_text(c: &Classification, indent: &str) -> String {
+fn class_text(c: &Classification, cells: &str, indent: &str) -> String {
     let mut out = String::new();
     out.push_str(&format!(
-        "{indent}square cells: V {} - E {} + F {} = Euler characteristic {}\n",
+        "{indent}{cells}: V {} - E {} + F {} = Euler characteristic {}\n",
         c.vertices, c.edges, c.faces, c.euler_characteristic
     ));
     out.push_str(&format!(
@@ -388,13 +442,23 @@ fn class_text(c: &Classification, indent: &str) -> String {
         out.push_str(&format!("{indent}cone points: none\n"));
     } else {
         out.push_str(&format!("{indent}cone points:\n"));
+        // Many alike (a polyhedron's vertices): one line for the angle, with the first of them.
+        let mut grouped: Vec<u32> = Vec::new();
         for p in &c.cone_points {
-            out.push_str(&format!("{indent}  {}° at {}\n", p.angle, p.describe()));
+            let alike = c.cone_points.iter().filter(|q| q.angle == p.angle).count();
+            if alike <= 8 {
+                out.push_str(&format!("{indent}  {}° at {}\n", p.angle, p.describe()));
+            } else if !grouped.contains(&p.angle) {
+                grouped.push(p.angle);
+                out.push_str(&format!("{indent}  {}° at {alike} vertices, e.g. {}\n", p.angle, p.describe()));
+            }
         }
     }
     if !c.boundary_corners.is_empty() {
-        let list: Vec<String> = c.boundary_corners.iter().map(|p| format!("{}° at {}", p.angle, p.describe())).collect();
-        out.push_str(&format!("{indent}boundary corners: {}\n", list.join(", ")));
+        let list: Vec<String> = c.boundary_corners.iter().take(8).map(|p| format!("{}° at {}", p.angle, p.describe())).collect();
+        let more = c.boundary_corners.len().saturating_sub(8);
+        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        out.push_str(&format!("{indent}boundary corners: {}{more}\n", list.join(", ")));
     }
     out.push_str(&format!("{indent}angle defects sum to {}° = 360° × χ\n", c.curvature));
     out
@@ -406,7 +470,15 @@ pub fn text(s: &Surface) -> String {
         out.push_str(&format!("  not a surface of square cells: {}\n", s.reason.as_deref().unwrap_or("")));
         return out;
     };
-    out.push_str(&class_text(c, "  "));
+    out.push_str(&class_text(c, if s.polygons { "polygon cells" } else { "square cells" }, "  "));
+    if s.polygons {
+        out.push_str(&format!(
+            "  a complex of polygon cells: {} side gluings, {} of them reversing the orientation\n",
+            s.rotations + s.reflections,
+            s.reflections
+        ));
+        return out;
+    }
     out.push_str(&format!(
         "  side gluings: {} rotation{}, {} reflection{} (decided by the diagonal steps)\n",
         s.rotations,
@@ -428,7 +500,7 @@ pub fn text(s: &Surface) -> String {
             s.undetermined.len(),
             short(&s.undetermined)
         ));
-        out.push_str(&class_text(alt, "    "));
+        out.push_str(&class_text(alt, "square cells", "    "));
     }
     out
 }
@@ -473,6 +545,7 @@ pub fn json(s: &Surface) -> Value {
                 "contradictory": s.contradictory,
             });
             obj["alternative"] = s.alternative.as_ref().map(class_json).unwrap_or(Value::Null);
+            obj["cells"] = json!(if s.polygons { "polygons" } else { "squares" });
             obj
         }
     }

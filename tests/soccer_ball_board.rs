@@ -1,0 +1,182 @@
+//! The soccer ball (examples/boards/soccer-ball.orbis, a truncated icosahedron from an OFF mesh)
+//! as a complex of polygon cells: the page's geometric facts from the compiled step function and
+//! the pieces' rays: 32 cells, 90 adjacencies, straight lines pentagon-hexagon-hexagon-pentagon
+//! (30), diagonal loops of five hexagons (12, three through each hexagon), the pentagon-to-
+//! pentagon diagonal step, the names round A and L.
+
+mod common;
+
+use orbis_compiler::lower::rule_rays;
+use orbis_compiler::model::{CellId, Variant};
+use orbis_runtime::tables::ray;
+use std::collections::{BTreeSet, VecDeque};
+
+fn ball() -> Variant {
+    let source = r#"variant "ball"
+include "boards/soccer-ball.orbis"
+piece King K royal { step orth }
+piece Rook R { slide orth }
+piece Bishop B { slide diag }
+side white { setup { K x0 } }
+side black { setup { K z0 } }
+"#;
+    let path = common::root().join("examples/ball-test.orbis");
+    let checked = orbis_compiler::check(path.to_str().expect("utf-8 path"), source);
+    assert!(!checked.has_errors(), "{}", checked.render(false));
+    checked.variant.expect("a variant")
+}
+
+fn sides(v: &Variant, c: CellId) -> usize {
+    v.board.complex.as_ref().expect("complex").degree(c)
+}
+
+fn name(v: &Variant, c: CellId) -> &str {
+    &v.board.cells[c].name
+}
+
+fn id(v: &Variant, n: &str) -> CellId {
+    v.board.cells.iter().position(|c| c.name == n).unwrap_or_else(|| panic!("no cell {n}"))
+}
+
+/// Neighbours across the sides, in order round the cell.
+fn around(v: &Variant, c: CellId) -> Vec<CellId> {
+    (0..sides(v, c)).filter_map(|i| v.board.step(c, 2 * i)).map(|(d, _)| d).collect()
+}
+
+fn rays(v: &Variant, piece: &str, c: CellId) -> Vec<orbis_compiler::lower::PathRay> {
+    let k = v.pieces.iter().position(|p| p.name == piece).expect("piece");
+    rule_rays(v, 0, &v.pieces[k], &v.pieces[k].rules[0], c)
+}
+
+#[test]
+fn pentagons_hexagons_and_their_neighbours() {
+    let v = ball();
+    assert_eq!(v.board.cells.len(), 32);
+    let pentagons: Vec<CellId> = (0..32).filter(|&c| sides(&v, c) == 5).collect();
+    assert_eq!(pentagons.len(), 12);
+    assert_eq!((0..32).filter(|&c| sides(&v, c) == 6).count(), 20);
+    let mut adjacencies = BTreeSet::new();
+    for c in 0..32 {
+        let ns = around(&v, c);
+        assert_eq!(ns.len(), sides(&v, c), "{} has a side on no cell", name(&v, c));
+        if sides(&v, c) == 5 {
+            assert!(ns.iter().all(|&d| sides(&v, d) == 6), "pentagons touch only hexagons");
+        } else {
+            // Pentagon, hexagon, pentagon ... round a hexagon.
+            for (i, &d) in ns.iter().enumerate() {
+                let next = ns[(i + 1) % 6];
+                assert_ne!(sides(&v, d), sides(&v, next), "round {}", name(&v, c));
+            }
+        }
+        for d in ns {
+            adjacencies.insert((c.min(d), c.max(d)));
+        }
+    }
+    assert_eq!(adjacencies.len(), 90);
+    let ph = adjacencies.iter().filter(|&&(a, b)| sides(&v, a) != sides(&v, b)).count();
+    assert_eq!((ph, 90 - ph), (60, 30));
+    // Every vertex: one pentagon and two hexagons.
+    let complex = v.board.complex.as_ref().expect("complex");
+    let geometry = complex.geometry();
+    assert_eq!(geometry.vertices.len(), 60);
+    for vx in &geometry.vertices {
+        let mut kinds: Vec<usize> = vx.corners.iter().map(|&(c, _)| sides(&v, c)).collect();
+        kinds.sort();
+        assert_eq!(kinds, [5, 6, 6]);
+    }
+    let s = complex.surface();
+    assert_eq!((s.vertices, s.edges, s.faces, s.euler), (60, 90, 32, 2));
+    assert_eq!(s.name(), "sphere");
+}
+
+#[test]
+fn the_page_names_round_a_and_l() {
+    let v = ball();
+    let set = |names: &[&str]| names.iter().map(|n| id(&v, n)).collect::<BTreeSet<_>>();
+    assert_eq!(around(&v, id(&v, "A")).into_iter().collect::<BTreeSet<_>>(), set(&["x0", "x1", "x2", "x3", "x4"]));
+    assert_eq!(around(&v, id(&v, "L")).into_iter().collect::<BTreeSet<_>>(), set(&["z0", "z1", "z2", "z3", "z4"]));
+    // L is A's antipode: the farthest cell, and the only one that far.
+    let mut dist = vec![usize::MAX; 32];
+    let mut queue = VecDeque::from([id(&v, "A")]);
+    dist[id(&v, "A")] = 0;
+    while let Some(c) = queue.pop_front() {
+        for d in around(&v, c) {
+            if dist[d] == usize::MAX {
+                dist[d] = dist[c] + 1;
+                queue.push_back(d);
+            }
+        }
+    }
+    let far = *dist.iter().max().expect("cells");
+    assert_eq!((0..32).filter(|&c| dist[c] == far).collect::<Vec<_>>(), [id(&v, "L")]);
+}
+
+#[test]
+fn straight_lines_run_pentagon_hexagon_hexagon_pentagon() {
+    let v = ball();
+    let mut lines = BTreeSet::new();
+    for c in (0..32).filter(|&c| sides(&v, c) == 5) {
+        let rs = rays(&v, "Rook", c);
+        assert_eq!(rs.len(), 5, "{}", name(&v, c));
+        for r in rs {
+            let kinds: Vec<usize> = r.cells.iter().map(|&d| sides(&v, d)).collect();
+            assert_eq!(kinds, [6, 6, 5], "from {}", name(&v, c));
+            let end = *r.cells.last().expect("cells");
+            lines.insert((c.min(end), c.max(end)));
+        }
+    }
+    assert_eq!(lines.len(), 30);
+    // From a hexagon: three lines, one cell one way and two the other, nine cells in all.
+    for c in (0..32).filter(|&c| sides(&v, c) == 6) {
+        let mut lengths: Vec<usize> = rays(&v, "Rook", c).iter().map(|r| r.cells.len()).collect();
+        lengths.sort();
+        assert_eq!(lengths, [1, 1, 1, 2, 2, 2], "{}", name(&v, c));
+    }
+}
+
+#[test]
+fn diagonals_through_hexagons_are_loops_of_five() {
+    let v = ball();
+    let mut loops = BTreeSet::new();
+    for c in (0..32).filter(|&c| sides(&v, c) == 6) {
+        let rs = rays(&v, "Bishop", c);
+        assert_eq!(rs.len(), 6);
+        for r in &rs {
+            // Four other hexagons, then back to the start.
+            assert_eq!(r.cells.len(), 4, "from {}", name(&v, c));
+            assert!(r.flags & ray::RETURNS != 0);
+            assert!(r.cells.iter().all(|&d| sides(&v, d) == 6));
+            let mut members: Vec<CellId> = r.cells.clone();
+            members.push(c);
+            members.sort();
+            loops.insert(members);
+        }
+        // No diagonal neighbour is a neighbour.
+        let first: BTreeSet<CellId> = rs.iter().map(|r| r.cells[0]).collect();
+        assert!(around(&v, c).iter().all(|d| !first.contains(d)));
+    }
+    assert_eq!(loops.len(), 12);
+    for c in (0..32).filter(|&c| sides(&v, c) == 6) {
+        assert_eq!(loops.iter().filter(|l| l.contains(&c)).count(), 3);
+    }
+}
+
+#[test]
+fn a_diagonal_step_from_a_pentagon_reaches_the_five_nearest_pentagons() {
+    let v = ball();
+    for c in (0..32).filter(|&c| sides(&v, c) == 5) {
+        let rs = rays(&v, "Bishop", c);
+        // A pentagon has no corner opposite a corner: the diagonal ends after one step.
+        let targets: BTreeSet<CellId> = rs.iter().map(|r| {
+            assert_eq!(r.cells.len(), 1);
+            r.cells[0]
+        }).collect();
+        assert_eq!(targets.len(), 5);
+        for &t in &targets {
+            assert_eq!(sides(&v, t), 5);
+            // Two steps away: a hexagon between them touches both.
+            let between = around(&v, c).into_iter().filter(|&h| around(&v, h).contains(&t)).count();
+            assert_eq!(between, 2, "{} -> {}: the edge between two hexagons", name(&v, c), name(&v, t));
+        }
+    }
+}
