@@ -40,6 +40,9 @@ pub struct Complex {
     pub names: Vec<String>,
     /// Per cell, per side in order: what that side is glued to (`None`: the border).
     pub sides: Vec<Vec<Option<Glue>>>,
+    /// Per cell, a point in space where the construction knows one (the lattice point of a
+    /// `box`, the centre of a mesh file's face), for drawing; parallel to `names`.
+    pub positions: Vec<Option<[f64; 3]>>,
 }
 
 /// What makes a gluing no surface. Cells and sides are indices into the complex.

@@ -168,6 +168,7 @@ impl Frontend {
             index.entry(p.name.text.as_str()).or_insert(base + i);
             complex.names.push(p.name.text.clone());
             complex.sides.push(vec![None; p.sides.len()]);
+            complex.positions.push(None);
             spans.push(p.span);
         }
         let mut ok = true;
@@ -202,6 +203,7 @@ impl Frontend {
 
     /// A `mesh`: faces as cycles of vertices, glued where they share an edge.
     fn mesh(&mut self, m: &ast::Mesh, complex: &mut Complex, spans: &mut Vec<Span>) -> bool {
+        let mut centres: Vec<Option<[f64; 3]>> = Vec::new();
         let faces: Vec<(String, Vec<String>, Span)> = match &m.source {
             ast::MeshSource::Inline(faces) => faces.iter().map(|f| (f.name.text.clone(), f.vertices.iter().map(|v| v.text.clone()).collect(), f.span)).collect(),
             ast::MeshSource::File { path, names } => {
@@ -214,7 +216,7 @@ impl Frontend {
                     }
                 };
                 let parsed = if path.text.to_ascii_lowercase().ends_with(".obj") { parse_obj(&text) } else { parse_off(&text) };
-                let cycles = match parsed {
+                let (points, cycles) = match parsed {
                     Ok(c) => c,
                     Err(e) => {
                         let label = self.primary(path.span, "in this file");
@@ -229,6 +231,14 @@ impl Frontend {
                     self.error("a mesh file's faces need one name each", vec![label], vec!["help: list one name per face, in the file's order".into()]);
                     return false;
                 }
+                centres = cycles
+                    .iter()
+                    .map(|c| {
+                        let k = c.len().max(1) as f64;
+                        let sum = c.iter().filter_map(|&v| points.get(v)).fold([0.0; 3], |a, p| [a[0] + p[0], a[1] + p[1], a[2] + p[2]]);
+                        Some(sum.map(|x| x / k))
+                    })
+                    .collect();
                 names.iter().zip(cycles).map(|(n, c)| (n.text.clone(), c.iter().map(|v| v.to_string()).collect(), n.span)).collect()
             }
         };
@@ -249,6 +259,7 @@ impl Frontend {
             }
             complex.names.push(name.clone());
             complex.sides.push(vec![None; k]);
+            complex.positions.push(centres.get(f).copied().flatten());
             spans.push(*span);
             for i in 0..k {
                 let (u, v) = (&vertices[i], &vertices[(i + 1) % k]);
@@ -336,6 +347,7 @@ impl Frontend {
         }
         for (n, &p) in cells.iter().enumerate() {
             complex.names.push(format!("x{}y{}z{}", p[0], p[1], p[2]));
+            complex.positions.push(Some(p.map(|c| c as f64)));
             spans.push(bx.span);
             let sides = neighbours[n]
                 .iter()
@@ -407,8 +419,11 @@ fn reject(v: [f64; 3], n: [f64; 3]) -> [f64; 3] {
     [v[0] - k * n[0], v[1] - k * n[1], v[2] - k * n[2]]
 }
 
-/// The faces of an OFF file as cycles of vertex indices.
-fn parse_off(text: &str) -> Result<Vec<Vec<usize>>, String> {
+/// A mesh file: its vertices' coordinates and its faces as cycles of vertex indices.
+type MeshData = (Vec<[f64; 3]>, Vec<Vec<usize>>);
+
+/// The vertices and faces of an OFF file.
+fn parse_off(text: &str) -> Result<MeshData, String> {
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.split('#').next().unwrap_or("").trim())).filter(|(_, l)| !l.is_empty());
     let (_, head) = lines.next().ok_or("the file is empty")?;
     let counts_line = if head.starts_with("OFF") {
@@ -429,8 +444,11 @@ fn parse_off(text: &str) -> Result<Vec<Vec<usize>>, String> {
     if nf > MAX_CELLS {
         return Err(format!("{nf} faces; a board has at most {MAX_CELLS} cells"));
     }
+    let mut points = Vec::with_capacity(nv.min(1 << 16));
     for _ in 0..nv {
-        lines.next().ok_or("fewer vertex lines than the count says")?;
+        let (n, line) = lines.next().ok_or("fewer vertex lines than the count says")?;
+        let xyz: Vec<f64> = line.split_whitespace().take(3).map(|w| w.parse::<f64>()).collect::<Result<_, _>>().map_err(|_| format!("line {n}: not a vertex (three numbers)"))?;
+        points.push([xyz.first().copied().unwrap_or(0.0), xyz.get(1).copied().unwrap_or(0.0), xyz.get(2).copied().unwrap_or(0.0)]);
     }
     let mut faces = Vec::with_capacity(nf);
     for _ in 0..nf {
@@ -445,18 +463,22 @@ fn parse_off(text: &str) -> Result<Vec<Vec<usize>>, String> {
         }
         faces.push(rest[..k].to_vec());
     }
-    Ok(faces)
+    Ok((points, faces))
 }
 
-/// The faces of an OBJ file (`f` lines; `v/t/n` references, 1-based or negative) as cycles of
-/// vertex indices.
-fn parse_obj(text: &str) -> Result<Vec<Vec<usize>>, String> {
-    let mut vertices = 0usize;
+/// The vertices and faces of an OBJ file (`v` and `f` lines; `v/t/n` references, 1-based or
+/// negative).
+fn parse_obj(text: &str) -> Result<MeshData, String> {
+    let mut points: Vec<[f64; 3]> = Vec::new();
     let mut faces = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let mut words = line.split_whitespace();
+        let vertices = points.len();
         match words.next() {
-            Some("v") => vertices += 1,
+            Some("v") => {
+                let xyz: Vec<f64> = words.take(3).map(|w| w.parse::<f64>().unwrap_or(0.0)).collect();
+                points.push([xyz.first().copied().unwrap_or(0.0), xyz.get(1).copied().unwrap_or(0.0), xyz.get(2).copied().unwrap_or(0.0)]);
+            }
             Some("f") => {
                 let mut face = Vec::new();
                 for w in words {
@@ -479,5 +501,5 @@ fn parse_obj(text: &str) -> Result<Vec<Vec<usize>>, String> {
     if faces.is_empty() {
         return Err("no faces (`f` lines)".into());
     }
-    Ok(faces)
+    Ok((points, faces))
 }
