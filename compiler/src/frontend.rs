@@ -9,6 +9,7 @@
 use std::collections::{HashMap, HashSet};
 
 mod polygons;
+mod web;
 
 use codespan_reporting::diagnostic::{Diagnostic, Label};
 use orbis_grammar::ast::{self, Span};
@@ -318,7 +319,7 @@ impl Frontend {
                 ast::BoardStmt::Cells(c) => cell_stmts.push(c),
                 ast::BoardStmt::Link(l) => links.push(l),
                 // Boards of polygons are built by `polygon_board`.
-                ast::BoardStmt::Polygon(_) | ast::BoardStmt::Mesh(_) | ast::BoardStmt::Box(_) => {}
+                ast::BoardStmt::Polygon(_) | ast::BoardStmt::Mesh(_) | ast::BoardStmt::Box(_) | ast::BoardStmt::Web(_) => {}
             }
         }
 

@@ -87,6 +87,25 @@ pub enum BoardStmt {
     Mesh(Mesh),
     /// `box X Y Z`: the surface of a box of cells.
     Box(BoxSurface),
+    /// `web { ... }`: the web of a polyhedron.
+    Web(Web),
+}
+
+/// The web of a polyhedron: its faces as cycles of named vertices, each with the label its ring
+/// cells carry, and the order of vertex names in connector names.
+#[derive(Debug, Clone)]
+pub struct Web {
+    pub span: Span,
+    pub order: Vec<Name>,
+    pub faces: Vec<WebFace>,
+}
+
+#[derive(Debug, Clone)]
+pub struct WebFace {
+    pub span: Span,
+    /// The label (a string's text) its ring cells add to their names.
+    pub label: Name,
+    pub vertices: Vec<Name>,
 }
 
 /// A cell and its neighbours in order round it (`None`: a side on the border).

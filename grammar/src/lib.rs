@@ -175,6 +175,9 @@ fn describe_rule(rule: Rule) -> &'static str {
         Rule::kw_mesh | Rule::mesh | Rule::mesh_inline | Rule::mesh_file => "`mesh`",
         Rule::kw_face | Rule::mesh_face => "`face`",
         Rule::kw_box | Rule::box_surface => "`box`",
+        Rule::kw_web | Rule::web => "`web`",
+        Rule::kw_order | Rule::web_order => "`order`",
+        Rule::web_face => "`face \"LABEL\" VERTICES`",
         Rule::kw_for | Rule::seam_for => "`for`",
         Rule::kw_avoid | Rule::avoid => "`avoid`",
         Rule::kw_board | Rule::board => "`board`",
@@ -335,6 +338,8 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_mesh
             | Rule::kw_face
             | Rule::kw_box
+            | Rule::kw_web
+            | Rule::kw_order
             | Rule::kw_identify
             | Rule::kw_direction
             | Rule::kw_away
@@ -584,6 +589,22 @@ fn build_board(pair: Pair<Rule>) -> Result<Board, SyntaxError> {
                     }
                 };
                 BoardStmt::Mesh(Mesh { span: stmt_span, source })
+            }
+            Rule::web => {
+                let mut order = Vec::new();
+                let mut faces = Vec::new();
+                for part in Children::of(stmt).rest() {
+                    match part.as_rule() {
+                        Rule::web_order => order = Children::of(part).rest().map(|p| name_of(&p)).collect(),
+                        _ => {
+                            let span = span_of(&part);
+                            let mut c = Children::of(part);
+                            let label = name_of(&Children::of(c.next()?).next()?);
+                            faces.push(WebFace { span, label, vertices: c.rest().map(|p| name_of(&p)).collect() });
+                        }
+                    }
+                }
+                BoardStmt::Web(Web { span: stmt_span, order, faces })
             }
             Rule::box_surface => {
                 let mut c = Children::of(stmt);

@@ -14,7 +14,7 @@ const MAX_BOX_SIDE: i64 = 100;
 impl Frontend {
     /// Whether `b` is a board of polygon cells.
     pub(super) fn is_polygon_board(b: &ast::Board) -> bool {
-        b.statements.iter().any(|s| matches!(s, BoardStmt::Polygon(_) | BoardStmt::Mesh(_) | BoardStmt::Box(_)))
+        b.statements.iter().any(|s| matches!(s, BoardStmt::Polygon(_) | BoardStmt::Mesh(_) | BoardStmt::Box(_) | BoardStmt::Web(_)))
     }
 
     /// The board of a `board { ... }` block made of polygon cells.
@@ -31,6 +31,10 @@ impl Frontend {
                 BoardStmt::Polygon(p) => polygons.push(p),
                 BoardStmt::Mesh(m) => ok &= self.mesh(m, &mut complex, &mut spans),
                 BoardStmt::Box(bx) => ok &= self.box_surface(bx, &mut complex, &mut spans),
+                BoardStmt::Web(w) => match self.web(w) {
+                    Some(cells) => ok &= self.polygons(&cells.iter().collect::<Vec<_>>(), &mut complex, &mut spans),
+                    None => ok = false,
+                },
                 BoardStmt::Group(g) => groups.push(g),
                 BoardStmt::Transit(t) => transit.push(t),
                 other => {
@@ -177,7 +181,7 @@ impl Frontend {
             for (side, n) in p.sides.iter().enumerate() {
                 let Some(n) = n else { continue };
                 let Some(&other) = index.get(n.text.as_str()) else {
-                    self.unknown("cell", n, " (a neighbour must be a `polygon` of this board)", index.keys().copied());
+                    self.unknown("cell", n, " (a neighbour must be a `polygon` of the same board)", index.keys().copied());
                     ok = false;
                     continue;
                 };
@@ -402,6 +406,7 @@ fn board_stmt_span(s: &BoardStmt) -> Span {
         BoardStmt::Polygon(p) => p.span,
         BoardStmt::Mesh(m) => m.span,
         BoardStmt::Box(b) => b.span,
+        BoardStmt::Web(w) => w.span,
     }
 }
 
