@@ -1782,7 +1782,7 @@ impl Frontend {
                     for group in &setup_stmt.groups {
                         let is_piece = ast_pieces.iter().any(|p| p.symbol.text == group.symbol.text || p.name.text == group.symbol.text);
                         match groups.last_mut() {
-                            Some((_, cells)) if !is_piece && board.cells_by_name.contains_key(&group.symbol.text) => {
+                            Some((_, cells)) if !is_piece && (board.cells_by_name.contains_key(&group.symbol.text) || !board.cells_complete) => {
                                 cells.push(&group.symbol);
                                 cells.extend(group.cells.iter());
                             }

@@ -26,10 +26,12 @@ impl Frontend {
         let mut groups = Vec::new();
         let mut transit = Vec::new();
         let mut polygons = Vec::new();
+        // Mesh corners by vertex name: (cell, corner), to check each vertex is one disc.
+        let mut mesh_vertices: Vec<(String, Span, Vec<(usize, usize)>)> = Vec::new();
         for stmt in &b.statements {
             match stmt {
                 BoardStmt::Polygon(p) => polygons.push(p),
-                BoardStmt::Mesh(m) => ok &= self.mesh(m, &mut complex, &mut spans),
+                BoardStmt::Mesh(m) => ok &= self.mesh(m, &mut complex, &mut spans, &mut mesh_vertices),
                 BoardStmt::Box(bx) => ok &= self.box_surface(bx, &mut complex, &mut spans),
                 BoardStmt::Web(w) => match self.web(w) {
                     Some(cells) => ok &= self.polygons(&cells.iter().collect::<Vec<_>>(), &mut complex, &mut spans),
@@ -69,6 +71,24 @@ impl Frontend {
             for problem in complex.check() {
                 self.complex_problem(&complex, &spans, &problem);
                 ok = false;
+            }
+        }
+        if ok && !mesh_vertices.is_empty() {
+            // A mesh vertex whose faces do not meet round it edge to edge (two fans touching at a
+            // point) is two vertices of the gluing: no disc.
+            if let Ok((_, vertex_of)) = complex.vertices() {
+                for (name, span, corners) in &mesh_vertices {
+                    let mut at: Vec<usize> = corners.iter().map(|&(c, k)| vertex_of[c][k]).collect();
+                    at.sort();
+                    at.dedup();
+                    if at.len() > 1 {
+                        let label = self.primary(*span, format!("the faces round vertex `{name}` form {} separate fans", at.len()));
+                        self.error(format!("vertex `{name}` is not a disc"), vec![label], vec![
+                            "note: the faces round a vertex must follow each other edge to edge (or, on the border, in one row)".into(),
+                        ]);
+                        ok = false;
+                    }
+                }
             }
         }
 
@@ -206,7 +226,7 @@ impl Frontend {
     }
 
     /// A `mesh`: faces as cycles of vertices, glued where they share an edge.
-    fn mesh(&mut self, m: &ast::Mesh, complex: &mut Complex, spans: &mut Vec<Span>) -> bool {
+    fn mesh(&mut self, m: &ast::Mesh, complex: &mut Complex, spans: &mut Vec<Span>, vertices: &mut Vec<(String, Span, Vec<(usize, usize)>)>) -> bool {
         let mut centres: Vec<Option<[f64; 3]>> = Vec::new();
         let faces: Vec<(String, Vec<String>, Span)> = match &m.source {
             ast::MeshSource::Inline(faces) => faces.iter().map(|f| (f.name.text.clone(), f.vertices.iter().map(|v| v.text.clone()).collect(), f.span)).collect(),
@@ -248,6 +268,7 @@ impl Frontend {
         };
         let mut ok = true;
         let base = complex.len();
+        let mut mesh_vertices: Vec<(String, Span, Vec<(usize, usize)>)> = Vec::new();
         // Each directed edge (u, v) -> (face, side).
         let mut edges: HashMap<(String, String), Vec<(usize, usize)>> = HashMap::new();
         for (f, (name, vertices, span)) in faces.iter().enumerate() {
@@ -265,6 +286,14 @@ impl Frontend {
             complex.sides.push(vec![None; k]);
             complex.positions.push(centres.get(f).copied().flatten());
             spans.push(*span);
+            for (i, v) in vertices.iter().enumerate() {
+                // Corner i (between sides i and i + 1) lies at vertex i + 1.
+                let corner = (i + k - 1) % k;
+                match mesh_vertices.iter_mut().find(|(n, _, _)| n == v) {
+                    Some((_, _, list)) => list.push((base + f, corner)),
+                    None => mesh_vertices.push((v.clone(), *span, vec![(base + f, corner)])),
+                }
+            }
             for i in 0..k {
                 let (u, v) = (&vertices[i], &vertices[(i + 1) % k]);
                 let key = if u <= v { (u.clone(), v.clone()) } else { (v.clone(), u.clone()) };
@@ -293,6 +322,7 @@ impl Frontend {
                 }
             }
         }
+        vertices.extend(mesh_vertices);
         ok
     }
 
