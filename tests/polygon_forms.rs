@@ -14,8 +14,11 @@ fn variant(board: &str, dir: &std::path::Path) -> Variant {
     checked.variant.expect("a variant")
 }
 
+/// A step by names: from (cell, heading) to (cell, heading), if anywhere.
+type Step = (String, String, Option<(String, String)>);
+
 /// Every step, by cell and heading names.
-fn steps(v: &Variant) -> Vec<(String, String, Option<(String, String)>)> {
+fn steps(v: &Variant) -> Vec<Step> {
     let mut out = Vec::new();
     for (c, cell) in v.board.cells.iter().enumerate() {
         for (h, heading) in v.board.headings.iter().enumerate() {

@@ -8,6 +8,9 @@ use crate::model::{self, CellId, HeadingId, Kind};
 use orbis_grammar::ast::{self, BoardStmt, Span};
 use std::collections::HashMap;
 
+/// A mesh vertex by name: where it is first named, and its corners (cell, corner).
+type MeshVertex = (String, Span, Vec<(usize, usize)>);
+
 /// The largest box side: names stay short and the surface within the cell limit anyway.
 const MAX_BOX_SIDE: i64 = 100;
 
@@ -27,7 +30,7 @@ impl Frontend {
         let mut transit = Vec::new();
         let mut polygons = Vec::new();
         // Mesh corners by vertex name: (cell, corner), to check each vertex is one disc.
-        let mut mesh_vertices: Vec<(String, Span, Vec<(usize, usize)>)> = Vec::new();
+        let mut mesh_vertices: Vec<MeshVertex> = Vec::new();
         for stmt in &b.statements {
             match stmt {
                 BoardStmt::Polygon(p) => polygons.push(p),
@@ -226,7 +229,7 @@ impl Frontend {
     }
 
     /// A `mesh`: faces as cycles of vertices, glued where they share an edge.
-    fn mesh(&mut self, m: &ast::Mesh, complex: &mut Complex, spans: &mut Vec<Span>, vertices: &mut Vec<(String, Span, Vec<(usize, usize)>)>) -> bool {
+    fn mesh(&mut self, m: &ast::Mesh, complex: &mut Complex, spans: &mut Vec<Span>, vertices: &mut Vec<MeshVertex>) -> bool {
         let mut centres: Vec<Option<[f64; 3]>> = Vec::new();
         let faces: Vec<(String, Vec<String>, Span)> = match &m.source {
             ast::MeshSource::Inline(faces) => faces.iter().map(|f| (f.name.text.clone(), f.vertices.iter().map(|v| v.text.clone()).collect(), f.span)).collect(),
@@ -268,7 +271,7 @@ impl Frontend {
         };
         let mut ok = true;
         let base = complex.len();
-        let mut mesh_vertices: Vec<(String, Span, Vec<(usize, usize)>)> = Vec::new();
+        let mut mesh_vertices: Vec<MeshVertex> = Vec::new();
         // Each directed edge (u, v) -> (face, side).
         let mut edges: HashMap<(String, String), Vec<(usize, usize)>> = HashMap::new();
         for (f, (name, vertices, span)) in faces.iter().enumerate() {

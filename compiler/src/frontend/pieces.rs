@@ -1,0 +1,283 @@
+//! Pieces: names and symbols, move rules (legs, modifiers, directions) and pieces' own step
+//! functions for seams declared `for` them.
+
+use super::*;
+
+impl Frontend {
+
+    pub(super) fn pieces(
+        &mut self,
+        pieces: &[&ast::Piece],
+        board: &BoardInfo,
+        directions: &[String],
+        forward_uses: &mut Vec<ForwardUse>,
+        pending_on: &mut Vec<(PieceId, usize, PendingOn, Span)>,
+    ) -> Vec<model::Piece> {
+        let mut names: HashMap<&str, Span> = HashMap::new();
+        let mut symbols: HashMap<char, Span> = HashMap::new();
+        let mut symbols_complete = true;
+        let mut out = Vec::new();
+        for p in pieces {
+            if let Some(first) = names.get(p.name.text.as_str()) {
+                self.duplicate("piece", &p.name.text, *first, p.name.span);
+            }
+            names.insert(&p.name.text, p.name.span);
+            let symbol = match self.symbol(&p.symbol, "piece symbol") {
+                Some(c) => {
+                    if let Some(first) = symbols.get(&c) {
+                        self.duplicate("piece symbol", &c.to_string(), *first, p.symbol.span);
+                    }
+                    symbols.insert(c, p.symbol.span);
+                    c
+                }
+                None => {
+                    symbols_complete = false;
+                    // Keep resolving setups with the evident intent (`b` -> `B`), quietly.
+                    recovered_symbol(&p.symbol.text)
+                }
+            };
+            if p.rules.is_empty() {
+                let label = self.primary(p.name.span, "this piece cannot move");
+                self.error(format!("piece `{}` has no move rule", p.name.text), vec![label], vec![
+                    "help: add a rule inside the braces, e.g. `step all` or `slide orth`".into(),
+                ]);
+            }
+            let mut rules = Vec::new();
+            for r in &p.rules {
+                if let Some((rule, on)) = self.rule(r, p, board, directions, forward_uses) {
+                    if let Some((on, span)) = on {
+                        pending_on.push((out.len(), rules.len(), on, span));
+                    }
+                    rules.push(rule);
+                }
+            }
+            out.push(model::Piece {
+                name: p.name.text.clone(),
+                symbol,
+                royal: p.royal.is_some(),
+                resets_clock: p.resets_clock.is_some(),
+                rules,
+                geometry: None,
+            });
+        }
+        if !pieces.is_empty() && !pieces.iter().any(|p| p.royal.is_some()) {
+            // Point at the piece most likely meant to be royal.
+            let king = pieces.iter().find(|p| p.name.text.to_lowercase().contains("king")).unwrap_or(&pieces[0]);
+            let label = self.primary(king.name.span, "not marked `royal`");
+            self.error("no piece is royal", vec![label], vec![
+                format!("help: mark the piece whose capture loses, e.g. `piece {} {} royal {{ ... }}`", king.name.text, king.symbol.text),
+                "note: check, checkmate and castling are about royal pieces".into(),
+            ]);
+        }
+        self.symbols_complete = symbols_complete;
+        out
+    }
+
+    /// A piece symbol or FEN letter: exactly one upper-case ASCII letter.
+    pub(super) fn symbol(&mut self, name: &ast::Name, what: &str) -> Option<char> {
+        let mut chars = name.text.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_uppercase() => Some(c),
+            (Some(c), None) if c.is_ascii_lowercase() => {
+                let label = self.primary(name.span, "lower case");
+                self.error(format!("a {what} must be an upper-case letter"), vec![label], vec![format!(
+                    "help: write `{}`; the second side's FEN uses the lower-case letter",
+                    c.to_ascii_uppercase()
+                )]);
+                None
+            }
+            _ => {
+                let label = self.primary(name.span, "not a single letter");
+                let note = if what == "piece symbol" {
+                    "note: symbols are used in FEN, one letter per piece".to_string()
+                } else {
+                    "note: each castling rule is one letter of FEN's castling field (`K` and `Q` for the orthodox rules, or the rook's file in upper case); write one letter per rule".to_string()
+                };
+                self.error(format!("a {what} must be a single letter, found `{}`", name.text), vec![label], vec![note]);
+                None
+            }
+        }
+    }
+
+    /// A checked rule, and its `on ...` (resolved once the sides are known).
+    #[allow(clippy::type_complexity)]
+    pub(super) fn rule(
+        &mut self,
+        r: &ast::Rule,
+        piece: &ast::Piece,
+        board: &BoardInfo,
+        directions: &[String],
+        forward_uses: &mut Vec<ForwardUse>,
+    ) -> Option<(model::MoveRule, Option<(PendingOn, Span)>)> {
+        use ast::ModifierKind::*;
+        let mut seen: HashMap<ast::ModifierKind, Span> = HashMap::new();
+        for m in &r.modifiers {
+            if let Some(first) = seen.get(&m.kind) {
+                let labels = vec![self.primary(m.span, "repeated"), self.secondary(*first, "first here")];
+                self.error(format!("modifier `{}` given twice", m.kind.keyword()), labels, vec![]);
+            }
+            seen.insert(m.kind, m.span);
+        }
+        let mut ok = true;
+        if let (Some(&a), Some(&b)) = (seen.get(&MoveOnly), seen.get(&CaptureOnly)) {
+            let labels = vec![self.primary(b, "must capture"), self.secondary(a, "may not capture")];
+            self.error("`move-only` and `capture-only` contradict each other", labels, vec![]);
+            ok = false;
+        }
+        if let (Some(&a), Some(&b)) = (seen.get(&MoveOnly), seen.get(&EnPassant)) {
+            let labels = vec![self.primary(b, "en passant is a capture"), self.secondary(a, "but this rule may not capture")];
+            self.error("`en-passant` on a `move-only` rule", labels, vec![]);
+            ok = false;
+        }
+        if let (Some(&i), None) = (seen.get(&Initial), seen.get(&MoveOnly)) {
+            let label = self.primary(i, "this rule may capture");
+            self.error("`initial` is only supported on `move-only` rules", vec![label], vec![
+                "note: attack tests do not know whether a piece has moved, so a capture that depends on it cannot be checked"
+                    .into(),
+                "help: add `move-only`, or drop `initial`".into(),
+            ]);
+            ok = false;
+        }
+        let slides = r.legs.iter().any(|l| l.slides);
+        for kind in [EnPassantTarget, EnPassant] {
+            if let (Some(&m), true) = (seen.get(&kind), slides) {
+                let label = self.primary(m, "on a sliding rule");
+                self.error(format!("`{}` is only supported on rules made of steps", kind.keyword()), vec![label], vec![
+                    "help: write the move as `step` legs, e.g. `step forward then step straight`".into(),
+                ]);
+                ok = false;
+            }
+        }
+        let mode = if seen.contains_key(&MoveOnly) {
+            model::Mode::MoveOnly
+        } else if seen.contains_key(&CaptureOnly) {
+            model::Mode::CaptureOnly
+        } else {
+            model::Mode::Both
+        };
+
+        let (first, rest) = r.legs.split_first()?;
+        let first_dirs = match &first.dirs {
+            ast::LegDirs::Dirs(d) => self.dirs(d, piece, board, directions, forward_uses),
+            other => {
+                let (span, word) = match other {
+                    ast::LegDirs::Straight(s) => (*s, "`straight`"),
+                    ast::LegDirs::Turn(t) => (t.span, "`turn`"),
+                    ast::LegDirs::Dirs(_) => (first.span, ""),
+                };
+                let label = self.primary(span, "the first leg has no heading to keep or turn");
+                self.error(format!("{word} used in the first leg"), vec![label], vec![
+                    "help: start with headings, e.g. `step orth` or `slide forward`; `straight` and `turn` continue after `then`".into(),
+                ]);
+                None
+            }
+        };
+        let mut legs = Vec::new();
+        for leg in rest {
+            let turns = match &leg.dirs {
+                ast::LegDirs::Straight(_) => vec![0],
+                ast::LegDirs::Turn(t) => self.turns(t),
+                ast::LegDirs::Dirs(d) => {
+                    let label = self.primary(d.span, "a leg after `then` continues the heading the piece arrived with");
+                    self.error("headings given in a later leg", vec![label], vec![
+                        "help: write `straight` to keep the heading or `turn K` to rotate it".into(),
+                    ]);
+                    ok = false;
+                    continue;
+                }
+            };
+            let avoid = self.avoid(&leg.avoid, board);
+            legs.push(model::Leg { slides: leg.slides, turns, avoid });
+        }
+        let on = match &r.on {
+            None => None,
+            Some(on) => match &on.target {
+                ast::OnTarget::Zone(name) => Some((PendingOn::Zone(name.clone()), on.span)),
+                ast::OnTarget::Cells { span, cells } => {
+                    if cells.is_empty() {
+                        let label = self.primary(*span, "no cells");
+                        self.error("empty `on` list", vec![label], vec!["note: a rule `on { }` could never apply".into()]);
+                        ok = false;
+                    }
+                    let mut ids = Vec::new();
+                    for c in cells {
+                        match self.cell(c, &board.cells_by_name, board.cells_complete, " on this board") {
+                            Some(id) => push_unique(&mut ids, id),
+                            None => ok = false,
+                        }
+                    }
+                    Some((PendingOn::Cells(ids), on.span))
+                }
+            },
+        };
+        let first = first_dirs?;
+        let first_avoid = self.avoid(&r.legs[0].avoid, board);
+        let rule = model::MoveRule {
+            mode,
+            initial: seen.contains_key(&Initial),
+            leap: seen.contains_key(&Leap),
+            en_passant_target: seen.contains_key(&EnPassantTarget),
+            en_passant: seen.contains_key(&EnPassant),
+            across_transit: seen.contains_key(&AcrossTransit),
+            first,
+            first_slides: r.legs.first().is_some_and(|l| l.slides),
+            first_avoid,
+            legs,
+            origins: None,
+        };
+        ok.then_some((rule, on))
+    }
+
+    /// Turn amounts, kept small (a turn by the number of headings is no turn).
+    pub(super) fn turns(&mut self, t: &ast::Turn) -> Vec<i32> {
+        let mut out = Vec::new();
+        for &a in &t.amounts {
+            match i32::try_from(a) {
+                Ok(a) if a.unsigned_abs() as usize <= MAX_HEADINGS => push_unique(&mut out, a),
+                _ => {
+                    let label = self.primary(t.span, "too large");
+                    self.error(format!("turn by {a} is out of range"), vec![label], vec![]);
+                }
+            }
+        }
+        out
+    }
+
+    pub(super) fn dirs(
+        &mut self,
+        d: &ast::Dirs,
+        piece: &ast::Piece,
+        board: &BoardInfo,
+        directions: &[String],
+        forward_uses: &mut Vec<ForwardUse>,
+    ) -> Option<model::Dirs> {
+        let turns = match &d.turn {
+            Some(t) => self.turns(t),
+            None => vec![0],
+        };
+        if let ast::DirSet::Name(name) = &d.set {
+            let is_board_name = board.headings_by_name.contains_key(&name.text) || board.groups.contains_key(&name.text);
+            if let Some(direction) = directions.iter().position(|d| *d == name.text).filter(|_| !is_board_name) {
+                forward_uses.push(ForwardUse { direction, piece: piece.name.text.clone(), span: name.span });
+                return Some(model::Dirs::Side { direction, turns });
+            }
+        }
+        let headings = self.heading_set(&d.set, board, Some(directions))?;
+        let mut out = Vec::new();
+        for h in headings {
+            for &k in &turns {
+                push_unique(&mut out, board.board.rotate(h, k));
+            }
+        }
+        Some(model::Dirs::Headings(out))
+    }
+}
+
+/// The symbol an invalid one most likely meant (`b` -> `B`), for resolving setups after the error.
+fn recovered_symbol(text: &str) -> char {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if c.is_ascii_alphabetic() => c.to_ascii_uppercase(),
+        _ => '?',
+    }
+}

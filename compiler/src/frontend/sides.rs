@@ -1,0 +1,666 @@
+//! Sides (forward and other directions derived from distances, zones, setups, promotions,
+//! castling) and the game's `rules` settings.
+
+use super::*;
+
+impl Frontend {
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn sides(
+        &mut self,
+        file: &ast::File,
+        sides: &[&ast::Side],
+        ast_pieces: &[&ast::Piece],
+        pieces: &[model::Piece],
+        board: &BoardInfo,
+        directions: &[String],
+        forward_uses: &[ForwardUse],
+    ) -> (Vec<model::Side>, Vec<HashMap<String, Vec<CellId>>>) {
+        if sides.len() < 2 {
+            let (span, found) = match sides.first() {
+                Some(s) => (s.name.span, "the only side"),
+                None => (file.variant_span, "this variant has no side"),
+            };
+            let label = self.primary(span, found);
+            self.error(format!("a variant needs at least two sides, found {}", sides.len()), vec![label], vec![
+                "help: add e.g. `side black { forward S setup { ... } }`; sides play in the order they are declared".into(),
+            ]);
+        }
+        let any_royal = pieces.iter().any(|p| p.royal);
+        let mut names: HashMap<&str, Span> = HashMap::new();
+        // Which side put which piece where, for "two pieces on one cell".
+        let mut occupied: HashMap<CellId, Span> = HashMap::new();
+        let mut out = Vec::new();
+        let mut zones = Vec::new();
+        for s in sides {
+            if let Some(first) = names.get(s.name.text.as_str()) {
+                self.duplicate("side", &s.name.text, *first, s.name.span);
+            }
+            names.insert(&s.name.text, s.name.span);
+            let (side, side_zones) = self.side(s, ast_pieces, pieces, board, directions, forward_uses, any_royal, &mut occupied);
+            out.push(side);
+            zones.push(side_zones);
+        }
+        (out, zones)
+    }
+
+    /// The names rules may use for side-dependent headings: `forward`, then every `direction` the
+    /// sides declare, in order of first declaration.
+    pub(super) fn direction_names(&mut self, sides: &[&ast::Side], board: &BoardInfo) -> Vec<String> {
+        let mut out = vec!["forward".to_string()];
+        for s in sides {
+            for stmt in &s.statements {
+                let ast::SideStmt::Direction { name, .. } = stmt else { continue };
+                if out.contains(&name.text) {
+                    continue;
+                }
+                if is_reserved_direction(&name.text) {
+                    self.reserved(name, "direction");
+                    continue;
+                }
+                if board.headings_by_name.contains_key(&name.text) || board.groups.contains_key(&name.text) {
+                    let label = self.primary(name.span, "also the name of a heading or group of the board");
+                    self.error(format!("direction `{}` has the name of a heading or group", name.text), vec![label], vec![
+                        "note: rules name headings, groups and directions alike, so the names must differ".into(),
+                    ]);
+                    continue;
+                }
+                out.push(name.text.clone());
+            }
+        }
+        out
+    }
+
+    /// Fills in the rules' `on ...` once every side's zones are known.
+    pub(super) fn resolve_origins(
+        &mut self,
+        pieces: &mut [model::Piece],
+        pending: Vec<(PieceId, usize, PendingOn, Span)>,
+        sides: &[model::Side],
+        zones: &[HashMap<String, Vec<CellId>>],
+    ) {
+        for (p, r, on, _span) in pending {
+            let origins = match on {
+                PendingOn::Cells(cells) => vec![cells; sides.len()],
+                PendingOn::Zone(name) => {
+                    let mut per_side = Vec::new();
+                    for (sd, side) in sides.iter().enumerate() {
+                        match zones[sd].get(&name.text) {
+                            Some(cells) => per_side.push(cells.clone()),
+                            None => {
+                                let label = self.primary(name.span, format!("a rule of `{}` applies on `{}`", pieces[p].name, name.text));
+                                let mut notes = vec![format!("help: declare it in the side, e.g. `zone {} cells {{ ... }}`", name.text)];
+                                if let Some(best) = closest(&name.text, zones[sd].keys().map(String::as_str)) {
+                                    notes.insert(0, format!("help: did you mean `{best}`?"));
+                                }
+                                self.error(format!("side `{}` has no zone `{}`", side.name, name.text), vec![label], notes);
+                                per_side.push(Vec::new());
+                            }
+                        }
+                    }
+                    per_side
+                }
+            };
+            pieces[p].rules[r].origins = Some(origins);
+        }
+    }
+
+    /// A set of headings: a heading, a group, `all` or `{ ... }`. In a piece rule, `directions`
+    /// are the sides' direction names (`forward`, ...), which depend on the side and so cannot
+    /// stand inside a set.
+    pub(super) fn heading_set(&mut self, set: &ast::DirSet, board: &BoardInfo, directions: Option<&[String]>) -> Option<Vec<HeadingId>> {
+        let names: Vec<&ast::Name> = match set {
+            ast::DirSet::Name(n) => vec![n],
+            ast::DirSet::Set { span, names } => {
+                if names.is_empty() {
+                    let label = self.primary(*span, "no headings");
+                    self.error("empty heading set", vec![label], vec![]);
+                    return None;
+                }
+                names.iter().collect()
+            }
+        };
+        let in_rule = directions.is_some();
+        let directions = directions.unwrap_or_default();
+        let mut out = Vec::new();
+        let mut ok = true;
+        for name in names {
+            let is_board_name = board.headings_by_name.contains_key(&name.text) || board.groups.contains_key(&name.text);
+            if directions.contains(&name.text) && !is_board_name {
+                let label = self.primary(name.span, format!("`{}` depends on the side", name.text));
+                self.error(format!("`{}` inside a heading set", name.text), vec![label], vec![format!("help: write a separate rule with `{}`", name.text)]);
+                ok = false;
+            } else if name.text == "all" {
+                for h in 0..board.board.headings.len() {
+                    push_unique(&mut out, h);
+                }
+            } else if let Some(&h) = board.headings_by_name.get(&name.text) {
+                push_unique(&mut out, h);
+            } else if let Some(hs) = board.groups.get(&name.text) {
+                for &h in hs {
+                    push_unique(&mut out, h);
+                }
+            } else {
+                ok = false;
+                if board.headings_complete {
+                    let candidates: Vec<&str> = board
+                        .headings_by_name
+                        .keys()
+                        .chain(board.groups.keys())
+                        .map(String::as_str)
+                        .chain(["all"])
+                        .chain(directions.iter().map(String::as_str))
+                        .collect();
+                    let mut notes = Vec::new();
+                    if let Some(best) = closest(&name.text, candidates.iter().copied()) {
+                        notes.push(format!("help: did you mean `{best}`?"));
+                    }
+                    let what = if in_rule { "not a heading, a group, `all`, `forward` or a side's `direction`" } else { "not a heading, a group or `all`" };
+                    let label = self.primary(name.span, what);
+                    self.error(format!("unknown heading or group `{}`", name.text), vec![label], notes);
+                }
+            }
+        }
+        ok.then_some(out)
+    }
+
+    /// What `forward` or a `direction` means on every cell.
+    pub(super) fn direction_spec(&mut self, spec: &ast::DirectionSpec, board: &BoardInfo) -> Option<Vec<Vec<HeadingId>>> {
+        let ncells = board.board.cells.len();
+        match spec {
+            ast::DirectionSpec::Fixed(set) => {
+                let hs = self.heading_set(set, board, None)?;
+                Some(vec![hs; ncells])
+            }
+            ast::DirectionSpec::Derived(d) => {
+                let candidates = self.heading_set(&d.candidates, board, None);
+                let by = match &d.by {
+                    Some(set) => self.heading_set(set, board, None),
+                    None => Some((0..board.board.headings.len()).collect()),
+                };
+                let from = self.cell(&d.from, &board.cells_by_name, board.cells_complete, " on this board");
+                let (candidates, by, from) = (candidates?, by?, from?);
+                let dist = distances(&board.board, from, &by);
+                let mut out = vec![Vec::new(); ncells];
+                for (c, hs) in out.iter_mut().enumerate() {
+                    let Some(here) = dist[c] else { continue };
+                    let farther: Vec<(HeadingId, u32)> = candidates
+                        .iter()
+                        .filter_map(|&h| {
+                            let (t, _) = board.board.step(c, h)?;
+                            let there = dist[t]?;
+                            (there > here).then_some((h, there))
+                        })
+                        .collect();
+                    let best = farther.iter().map(|&(_, d)| d).max().unwrap_or(0);
+                    *hs = farther.iter().filter(|&&(_, there)| !d.farthest || there == best).map(|&(h, _)| h).collect();
+                }
+                if board.cells_complete && out.iter().all(Vec::is_empty) {
+                    let label = self.primary(d.span, "no heading leads away anywhere");
+                    self.diagnostics.push(Diagnostic::warning().with_message("this direction is empty on every cell").with_labels(vec![label]).with_notes(vec![
+                        format!("note: no step along these headings leads farther from `{}` (counting steps along the `by` headings)", d.from.text),
+                    ]));
+                }
+                Some(out)
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn side(
+        &mut self,
+        s: &ast::Side,
+        ast_pieces: &[&ast::Piece],
+        pieces: &[model::Piece],
+        board: &BoardInfo,
+        directions: &[String],
+        forward_uses: &[ForwardUse],
+        any_royal: bool,
+        occupied: &mut HashMap<CellId, Span>,
+    ) -> (model::Side, HashMap<String, Vec<CellId>>) {
+        let ncells = board.board.cells.len();
+        // Per direction: the headings per cell, and where it was declared.
+        let mut side_directions: Vec<Vec<Vec<HeadingId>>> = vec![vec![Vec::new(); ncells]; directions.len()];
+        let mut declared: Vec<Option<Span>> = vec![None; directions.len()];
+        // Zones first: promotions may name them.
+        let mut zones: HashMap<String, Vec<CellId>> = HashMap::new();
+        let mut zone_spans: HashMap<String, Span> = HashMap::new();
+        for stmt in &s.statements {
+            let ast::SideStmt::Zone { name, zone, .. } = stmt else { continue };
+            if let Some(first) = zone_spans.get(&name.text) {
+                self.duplicate("zone", &name.text, *first, name.span);
+                continue;
+            }
+            zone_spans.insert(name.text.clone(), name.span);
+            if let Some(cells) = self.zone(zone, board, &HashMap::new()) {
+                zones.insert(name.text.clone(), cells);
+            }
+        }
+        let mut setup = Vec::new();
+        let mut promotions: Vec<model::Promotion> = Vec::new();
+        let mut promoted: HashMap<PieceId, Span> = HashMap::new();
+        let mut castles = Vec::new();
+        let mut castle_names: HashMap<&str, Span> = HashMap::new();
+        let mut setup_seen = false;
+        let mut setup_complete = true;
+
+        for stmt in &s.statements {
+            match stmt {
+                ast::SideStmt::Zone { .. } => {}
+                ast::SideStmt::Forward { span, spec } | ast::SideStmt::Direction { span, spec, .. } => {
+                    let (d, word) = match stmt {
+                        ast::SideStmt::Direction { name, .. } => match directions.iter().position(|x| *x == name.text) {
+                            Some(d) => (d, format!("direction `{}`", name.text)),
+                            // An invalid name, reported already.
+                            None => continue,
+                        },
+                        _ => (0, "`forward`".to_string()),
+                    };
+                    if let Some(first) = declared[d] {
+                        let labels = vec![self.primary(*span, format!("a second {word}")), self.secondary(first, "first here")];
+                        self.error(format!("side `{}` declares {word} twice", s.name.text), labels, vec![]);
+                        continue;
+                    }
+                    declared[d] = Some(*span);
+                    if let Some(per_cell) = self.direction_spec(spec, board) {
+                        side_directions[d] = per_cell;
+                    }
+                }
+                ast::SideStmt::Setup(setup_stmt) => {
+                    setup_seen = true;
+                    // A lone capital that names a cell and no piece (the soccer ball's pentagon
+                    // `A`) is a cell of the group before it.
+                    let mut groups: Vec<(&ast::Name, Vec<&ast::Name>)> = Vec::new();
+                    for group in &setup_stmt.groups {
+                        let is_piece = ast_pieces.iter().any(|p| p.symbol.text == group.symbol.text || p.name.text == group.symbol.text);
+                        match groups.last_mut() {
+                            Some((_, cells)) if !is_piece && (board.cells_by_name.contains_key(&group.symbol.text) || !board.cells_complete) => {
+                                cells.push(&group.symbol);
+                                cells.extend(group.cells.iter());
+                            }
+                            _ => groups.push((&group.symbol, group.cells.iter().collect())),
+                        }
+                    }
+                    for (symbol, cells) in groups {
+                        let piece = self.piece_ref(symbol, ast_pieces, pieces, format!("unknown piece `{}` in the setup of `{}`", symbol.text, s.name.text));
+                        setup_complete &= piece.is_some();
+                        for cell_name in cells {
+                            let Some(cell) = self.cell(cell_name, &board.cells_by_name, board.cells_complete, " on this board") else {
+                                setup_complete = false;
+                                continue;
+                            };
+                            // A merged cell is named by its own name, whichever name was written.
+                            let own = board.board.cells[cell].name.clone();
+                            let written = if own == cell_name.text { String::new() } else { format!(" (written `{}`)", cell_name.text) };
+                            if board.board.cells[cell].transit {
+                                let label = self.primary(cell_name.span, "a transit cell");
+                                self.error(format!("`{own}` is a transit cell: no piece can stand there"), vec![label], vec![
+                                    "note: pieces cross transit cells but never stop on them".into(),
+                                ]);
+                                continue;
+                            }
+                            if let Some(first) = occupied.get(&cell) {
+                                let labels = vec![
+                                    self.primary(cell_name.span, format!("a second piece on `{own}`{written}")),
+                                    self.secondary(*first, "first placed here"),
+                                ];
+                                let mut notes = Vec::new();
+                                let names: Vec<&str> = board.board.aliases.iter().filter(|a| a.cell == cell).map(|a| a.name.as_str()).collect();
+                                if !names.is_empty() {
+                                    notes.push(format!("note: `{own}` is also named {} (`identify`)", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")));
+                                }
+                                self.error(format!("two pieces on `{own}`"), labels, notes);
+                                continue;
+                            }
+                            occupied.insert(cell, cell_name.span);
+                            if let Some(p) = piece {
+                                setup.push((cell, p));
+                            }
+                        }
+                    }
+                }
+                ast::SideStmt::Promote(p) => {
+                    let piece = self.piece_ref(&p.piece, ast_pieces, pieces, format!("promotion of an unknown piece `{}`", p.piece.text));
+                    let choices: Vec<Option<PieceId>> = p.choices.iter().map(|c| self.piece_ref(c, ast_pieces, pieces, format!("promotion to an unknown piece `{}`", c.text))).collect();
+                    let zone = self.zone(&p.zone, board, &zones);
+                    if let Some(piece) = piece {
+                        if let Some(first) = promoted.get(&piece) {
+                            let labels = vec![self.primary(p.span, "a second promotion rule"), self.secondary(*first, "first here")];
+                            self.error(format!("side `{}` promotes `{}` twice", s.name.text, p.piece.text), labels, vec![
+                                "help: list all choices in one `promote` rule".into(),
+                            ]);
+                            continue;
+                        }
+                        promoted.insert(piece, p.span);
+                    }
+                    if let Some(piece) = piece {
+                        if let Some(i) = choices.iter().position(|&c| c == Some(piece)) {
+                            let label = self.primary(p.choices[i].span, "the piece that promotes");
+                            self.error(format!("`{}` cannot promote to itself", p.piece.text), vec![label], vec![
+                                "note: a piece that reaches its promotion zone must become another piece; one that stayed would stand where no position allows it".into(),
+                                format!("help: remove `{}` from the choices", p.choices[i].text),
+                            ]);
+                            continue;
+                        }
+                    }
+                    if let (Some(piece), Some(choices), Some(zone)) = (piece, choices.into_iter().collect::<Option<Vec<_>>>(), zone) {
+                        let mut unique = Vec::new();
+                        for c in choices {
+                            push_unique(&mut unique, c);
+                        }
+                        promotions.push(model::Promotion { piece, choices: unique, zone });
+                    }
+                }
+                ast::SideStmt::Castle(c) => {
+                    if let Some(first) = castle_names.get(c.name.text.as_str()) {
+                        self.duplicate("castling rule", &c.name.text, *first, c.name.span);
+                        continue;
+                    }
+                    castle_names.insert(&c.name.text, c.name.span);
+                    if let Some(castle) = self.castle(c, board) {
+                        castles.push((castle, c));
+                    }
+                }
+            }
+        }
+
+        for (d, name) in directions.iter().enumerate() {
+            if declared[d].is_some() {
+                continue;
+            }
+            let Some(use_) = forward_uses.iter().find(|u| u.direction == d) else { continue };
+            if d == 0 {
+                let labels = vec![
+                    self.primary(s.name.span, format!("side `{}` has no `forward`", s.name.text)),
+                    self.secondary(use_.span, format!("`{}` moves `forward`", use_.piece)),
+                ];
+                self.error(format!("side `{}` needs a `forward` heading", s.name.text), labels, vec![
+                    "help: add e.g. `forward N` to the side".into(),
+                ]);
+            } else {
+                let labels = vec![
+                    self.primary(s.name.span, format!("side `{}` has no direction `{name}`", s.name.text)),
+                    self.secondary(use_.span, format!("`{}` moves along `{name}`", use_.piece)),
+                ];
+                self.error(format!("side `{}` needs the direction `{name}`", s.name.text), labels, vec![format!(
+                    "help: add e.g. `direction {name} N` to the side"
+                )]);
+            }
+        }
+        let royal_in_setup = setup.iter().any(|&(_, p)| pieces.get(p).is_some_and(|p| p.royal));
+        if any_royal && !royal_in_setup && setup_complete {
+            let royals: Vec<String> = pieces.iter().filter(|p| p.royal).map(|p| format!("`{}` ({})", p.name, p.symbol)).collect();
+            let label = self.primary(s.name.span, if setup_seen { "its setup has no royal piece" } else { "this side has no setup" });
+            self.error(format!("side `{}` has no royal piece", s.name.text), vec![label], vec![format!(
+                "help: set up one of the royal pieces: {}",
+                royals.join(", ")
+            )]);
+        }
+
+        // Castling must move this side's royal piece and another piece of it.
+        let owner: HashMap<CellId, PieceId> = setup.iter().copied().collect();
+        let mut model_castles = Vec::new();
+        for (castle, c) in castles {
+            let king_span = c.fields.iter().find_map(|f| match f {
+                ast::CastleField::King { from, .. } => Some(from.span),
+                _ => None,
+            });
+            let rook_span = c.fields.iter().find_map(|f| match f {
+                ast::CastleField::Rook { from, .. } => Some(from.span),
+                _ => None,
+            });
+            if setup_complete {
+                match owner.get(&castle.king_from).and_then(|&p| pieces.get(p)) {
+                    Some(p) if p.royal => {}
+                    other => {
+                        let found = other.map_or("it is empty".to_string(), |p| format!("it holds a `{}`", p.name));
+                        let label = self.primary(king_span.unwrap_or(c.name.span), format!("{found} in the setup"));
+                        self.error(
+                            format!("castling rule `{}` moves a king from `{}`, but the side has no royal piece there", c.name.text, board.board.cells[castle.king_from].name),
+                            vec![label],
+                            vec![],
+                        );
+                    }
+                }
+                if !owner.contains_key(&castle.rook_from) {
+                    let label = self.primary(rook_span.unwrap_or(c.name.span), "empty in the setup");
+                    self.error(
+                        format!("castling rule `{}` moves a rook from `{}`, but the side has no piece there", c.name.text, board.board.cells[castle.rook_from].name),
+                        vec![label],
+                        vec![],
+                    );
+                }
+            }
+            model_castles.push(castle);
+        }
+
+        let side = model::Side { name: s.name.text.clone(), directions: side_directions, setup, promotions, castles: model_castles };
+        (side, zones)
+    }
+
+    /// A piece named by symbol (as in FEN and setups) or by name.
+    pub(super) fn piece_ref(&mut self, name: &ast::Name, ast_pieces: &[&ast::Piece], pieces: &[model::Piece], message: String) -> Option<PieceId> {
+        if let Some(i) = pieces.iter().position(|p| p.symbol.to_string() == name.text) {
+            return Some(i);
+        }
+        if let Some(i) = ast_pieces.iter().position(|p| p.name.text == name.text) {
+            return Some(i);
+        }
+        if !self.symbols_complete {
+            return None;
+        }
+        let candidates: Vec<String> = pieces.iter().map(|p| p.symbol.to_string()).chain(pieces.iter().map(|p| p.name.clone())).collect();
+        let mut notes = Vec::new();
+        if let Some(best) = closest(&name.text, candidates.iter().map(String::as_str)) {
+            notes.push(format!("help: did you mean `{best}`?"));
+        }
+        let symbols: Vec<String> = pieces.iter().filter(|p| p.symbol != '?').map(|p| format!("{} ({})", p.symbol, p.name)).collect();
+        if !symbols.is_empty() {
+            notes.push(format!("note: the pieces are {}", symbols.join(", ")));
+        }
+        let label = self.primary(name.span, "no piece has this symbol or name");
+        self.error(message, vec![label], notes);
+        None
+    }
+
+    pub(super) fn zone(&mut self, zone: &ast::Zone, board: &BoardInfo, zones: &HashMap<String, Vec<CellId>>) -> Option<Vec<CellId>> {
+        let grid = board.board.grid.as_ref();
+        match zone {
+            ast::Zone::Named { name, .. } => match zones.get(&name.text) {
+                Some(cells) => Some(cells.clone()),
+                None => {
+                    self.unknown("zone", name, " in this side (declare it with `zone NAME ...`)", zones.keys().map(String::as_str));
+                    None
+                }
+            },
+            ast::Zone::Lines { dirs, through, .. } => {
+                let hs = self.heading_set(dirs, board, None);
+                let cell = self.cell(through, &board.cells_by_name, board.cells_complete, " on this board");
+                let (hs, cell) = (hs?, cell?);
+                let mut out = vec![cell];
+                for h in hs {
+                    let mut seen = HashSet::new();
+                    let (mut c, mut heading) = (cell, h);
+                    while let Some((n, nh)) = board.board.step(c, heading) {
+                        if n == cell || !seen.insert((n, nh)) {
+                            break;
+                        }
+                        push_unique(&mut out, n);
+                        (c, heading) = (n, nh);
+                    }
+                }
+                Some(out)
+            }
+            ast::Zone::Rank { rank, to, .. } | ast::Zone::File { file: rank, to, .. } => {
+                let is_rank = matches!(zone, ast::Zone::Rank { .. });
+                let what = if is_rank { "rank" } else { "file" };
+                let Some(grid) = grid else {
+                    if board.cells_complete {
+                        let label = self.primary(zone.span(), format!("this board has no grid, so no {what}s"));
+                        self.error(format!("`{what}` zone without a grid"), vec![label], vec!["help: list the cells: `on cells { ... }`".into()]);
+                    }
+                    return None;
+                };
+                let labels = if is_rank { &grid.ranks } else { &grid.files };
+                let index_of = |fe: &mut Frontend, name: &ast::Name| {
+                    let index = labels.iter().position(|l| *l == name.text);
+                    if index.is_none() {
+                        let span = match (labels.first(), labels.last()) {
+                            (Some(a), Some(b)) => format!(" (this board's {what}s are {a} to {b})"),
+                            _ => String::new(),
+                        };
+                        fe.unknown(what, name, &span, labels.iter().map(String::as_str));
+                    }
+                    index
+                };
+                let first = index_of(self, rank);
+                let last = match to {
+                    Some(to) => index_of(self, to),
+                    None => first,
+                };
+                let (first, last) = (first?, last?);
+                if first > last {
+                    let label = self.primary(zone.span(), format!("`{}` comes after `{}` on this board", labels[first], labels[last]));
+                    self.error(format!("empty {what} range"), vec![label], vec![format!("help: write `{}..{}`", labels[last], labels[first])]);
+                    return None;
+                }
+                let width = grid.files.len();
+                let at: Vec<CellId> = (first..=last)
+                    .flat_map(|index| -> Vec<Option<CellId>> {
+                        if is_rank {
+                            (0..width).map(|x| grid.cell_at.get(index * width + x).copied().flatten()).collect()
+                        } else {
+                            (0..grid.ranks.len()).map(|y| grid.cell_at.get(y * width + index).copied().flatten()).collect()
+                        }
+                    })
+                    .flatten()
+                    .collect();
+                // An identified position names a cell that may be listed already.
+                let mut cells = Vec::new();
+                for c in at {
+                    push_unique(&mut cells, c);
+                }
+                Some(cells)
+            }
+            ast::Zone::Cells { span, cells } => {
+                if cells.is_empty() {
+                    let label = self.primary(*span, "no cells");
+                    self.error("empty promotion zone", vec![label], vec![]);
+                    return None;
+                }
+                let mut out = Vec::new();
+                let mut ok = true;
+                for c in cells {
+                    match self.cell(c, &board.cells_by_name, board.cells_complete, " on this board") {
+                        Some(id) => push_unique(&mut out, id),
+                        None => ok = false,
+                    }
+                }
+                ok.then_some(out)
+            }
+        }
+    }
+
+    pub(super) fn castle(&mut self, c: &ast::Castle, board: &BoardInfo) -> Option<model::Castle> {
+        let mut king = None;
+        let mut rook = None;
+        let mut empty = Vec::new();
+        let mut safe = Vec::new();
+        let mut fen = None;
+        let mut seen: HashMap<&'static str, Span> = HashMap::new();
+        let mut ok = true;
+        let context = format!(" on this board (castling rule `{}`)", c.name.text);
+        for f in &c.fields {
+            let (word, span) = match f {
+                ast::CastleField::King { span, .. } => ("king", *span),
+                ast::CastleField::Rook { span, .. } => ("rook", *span),
+                ast::CastleField::Empty { span, .. } => ("empty", *span),
+                ast::CastleField::Safe { span, .. } => ("safe", *span),
+                ast::CastleField::Fen { span, .. } => ("fen", *span),
+            };
+            if let Some(first) = seen.get(word) {
+                let labels = vec![self.primary(span, format!("a second `{word}`")), self.secondary(*first, "first here")];
+                self.error(format!("castling rule `{}` gives `{word}` twice", c.name.text), labels, vec![]);
+                ok = false;
+                continue;
+            }
+            seen.insert(word, span);
+            let mut cell = |fe: &mut Frontend, n: &ast::Name| {
+                let r = fe.cell(n, &board.cells_by_name, board.cells_complete, &context);
+                ok &= r.is_some();
+                r
+            };
+            match f {
+                ast::CastleField::King { from, to, .. } => king = cell(self, from).zip(cell(self, to)),
+                ast::CastleField::Rook { from, to, .. } => rook = cell(self, from).zip(cell(self, to)),
+                ast::CastleField::Empty { cells, .. } => empty = cells.iter().filter_map(|n| cell(self, n)).collect(),
+                ast::CastleField::Safe { cells, .. } => safe = cells.iter().filter_map(|n| cell(self, n)).collect(),
+                ast::CastleField::Fen { letter, .. } => {
+                    fen = self.symbol(letter, "FEN castling letter");
+                    ok &= fen.is_some();
+                }
+            }
+        }
+        for (word, example) in [("king", "king e1 -> g1"), ("rook", "rook h1 -> f1")] {
+            if !seen.contains_key(word) {
+                let label = self.primary(c.name.span, format!("no `{word}` move"));
+                self.error(format!("castling rule `{}` is missing `{word}`", c.name.text), vec![label], vec![format!("help: add e.g. `{example}`")]);
+                ok = false;
+            }
+        }
+        let ((king_from, king_to), (rook_from, rook_to)) = (king?, rook?);
+        if king_from == rook_from {
+            let label = self.primary(c.span, "the king and the rook start on the same cell");
+            self.error(format!("castling rule `{}` is impossible", c.name.text), vec![label], vec![]);
+            ok = false;
+        }
+        if king_to == rook_to {
+            let label = self.primary(c.span, "the king and the rook end on the same cell");
+            self.error(format!("castling rule `{}` is impossible", c.name.text), vec![label], vec![]);
+            ok = false;
+        }
+        ok.then_some(model::Castle { name: c.name.text.clone(), king_from, king_to, rook_from, rook_to, empty, safe, fen })
+    }
+
+    // ------------------------------------------------------------ rules
+
+    pub(super) fn rules(&mut self, block: Option<&ast::Rules>) -> model::Rules {
+        let mut rules = model::Rules::default();
+        let Some(block) = block else { return rules };
+        let mut seen: HashMap<&'static str, Span> = HashMap::new();
+        for s in &block.settings {
+            let word = s.kind.keyword();
+            if let Some(first) = seen.get(word) {
+                let labels = vec![self.primary(s.span, "set again here"), self.secondary(*first, "first set here")];
+                self.error(format!("`{word}` is set twice"), labels, vec![]);
+                continue;
+            }
+            seen.insert(word, s.span);
+            match s.kind {
+                ast::SettingKind::Stalemate(o) => {
+                    rules.stalemate = match o {
+                        ast::Outcome::Draw => model::Outcome::Draw,
+                        ast::Outcome::Win => model::Outcome::Win,
+                        ast::Outcome::Loss => model::Outcome::Loss,
+                    }
+                }
+                ast::SettingKind::StationaryMoves { allowed } => rules.stationary_moves = allowed,
+                ast::SettingKind::FiftyMove(n) => match u16::try_from(n.value) {
+                    Ok(v) => rules.fifty_move = u32::from(v),
+                    Err(_) => {
+                        let label = self.primary(n.span, "out of range");
+                        self.error("`fifty-move` must be between 0 (off) and 65535 plies", vec![label], vec![]);
+                    }
+                },
+                ast::SettingKind::Repetition(n) => match u8::try_from(n.value) {
+                    Ok(v) if v != 1 => rules.repetition = u32::from(v),
+                    _ => {
+                        let label = self.primary(n.span, "out of range");
+                        self.error("`repetition` must be 0 (off) or between 2 and 255", vec![label], vec![]);
+                    }
+                },
+            }
+        }
+        rules
+    }
+}
