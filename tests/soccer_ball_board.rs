@@ -180,3 +180,29 @@ fn a_diagonal_step_from_a_pentagon_reaches_the_five_nearest_pentagons() {
         }
     }
 }
+
+#[test]
+fn zones_of_cells_by_their_sides() {
+    let source = r#"variant "ball zones"
+include "boards/soccer-ball.orbis"
+piece King K royal { step orth }
+piece Pawn P { move-only step orth on hexagons }
+side white { zone hexagons sides 6  zone pentagons sides 5  setup { K A P x0 }  promote P to K on pentagons }
+side black { zone hexagons sides 6  setup { K L } }
+"#;
+    let path = common::root().join("examples/ball-zones.orbis");
+    let checked = orbis_compiler::check(path.to_str().expect("utf-8 path"), source);
+    assert!(!checked.has_errors(), "{}", checked.render(false));
+    let v = checked.variant.expect("a variant");
+    let pentagons: BTreeSet<CellId> = v.sides[0].promotions[0].zone.iter().copied().collect();
+    assert_eq!(pentagons, (0..32).filter(|&c| sides(&v, c) == 5).collect());
+    let pawn = v.pieces.iter().position(|p| p.name == "Pawn").expect("pawn");
+    for c in 0..32 {
+        let rays = rule_rays(&v, 0, &v.pieces[pawn], &v.pieces[pawn].rules[0], c);
+        assert_eq!(rays.is_empty(), sides(&v, c) == 5, "{}", name(&v, c));
+    }
+    // On a grid there are no polygon cells to count.
+    let grid = std::fs::read_to_string(common::root().join("examples/orthodox.orbis")).expect("orthodox");
+    let checked = orbis_compiler::check("o", &grid.replacen("promote P to Q R B N on rank 8", "promote P to Q R B N on sides 4", 1));
+    assert!(checked.render(false).contains("`sides` zone on a board without polygon cells"), "{}", checked.render(false));
+}

@@ -481,6 +481,8 @@ pub enum Zone {
     Lines { span: Span, dirs: DirSet, through: Name },
     /// A zone the side declared with `zone NAME ...`.
     Named { span: Span, name: Name },
+    /// `sides N`: the cells of `N` sides on a board of polygons.
+    Sides { span: Span, count: Int },
 }
 
 impl Zone {
@@ -490,7 +492,8 @@ impl Zone {
             | Zone::File { span, .. }
             | Zone::Cells { span, .. }
             | Zone::Lines { span, .. }
-            | Zone::Named { span, .. } => *span,
+            | Zone::Named { span, .. }
+            | Zone::Sides { span, .. } => *span,
         }
     }
 }

@@ -206,6 +206,7 @@ fn describe_rule(rule: Rule) -> &'static str {
         Rule::kw_by => "`by`",
         Rule::kw_zone | Rule::zone_decl => "`zone`",
         Rule::kw_lines | Rule::zone_lines => "`lines`",
+        Rule::kw_sides | Rule::zone_sides => "`sides`",
         Rule::kw_through => "`through`",
         Rule::zone_name => "a zone name",
         Rule::rule_on => "`on`",
@@ -348,6 +349,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_by
             | Rule::kw_zone
             | Rule::kw_lines
+            | Rule::kw_sides
             | Rule::kw_through
             | Rule::kw_royal
             | Rule::kw_resets
@@ -947,6 +949,7 @@ fn build_zone(p: Pair<Rule>) -> Result<Zone, SyntaxError> {
             Zone::Lines { span, dirs, through }
         }
         Rule::zone_name => Zone::Named { span, name: Children::of(p).name()? },
+        Rule::zone_sides => Zone::Sides { span, count: int_of(&Children::of(p).next()?)? },
         _ => return Err(internal(span)),
     })
 }

@@ -473,6 +473,23 @@ impl Frontend {
                     None
                 }
             },
+            ast::Zone::Sides { count, span } => {
+                let Some(complex) = &board.board.complex else {
+                    let label = self.primary(*span, "this board is not made of polygons");
+                    self.error("`sides` zone on a board without polygon cells", vec![label], vec!["note: `sides N` takes the cells of N sides of a board built with `polygon`, `mesh`, `box` or `web`".into()]);
+                    return None;
+                };
+                let cells: Vec<CellId> = (0..complex.len()).filter(|&c| complex.degree(c) as i64 == count.value).collect();
+                if cells.is_empty() && board.cells_complete {
+                    let mut degrees: Vec<usize> = (0..complex.len()).map(|c| complex.degree(c)).collect();
+                    degrees.sort();
+                    degrees.dedup();
+                    let label = self.primary(*span, format!("no cell has {} sides", count.value));
+                    self.error("empty zone", vec![label], vec![format!("note: the cells of this board have {} sides", degrees.iter().map(usize::to_string).collect::<Vec<_>>().join(", "))]);
+                    return None;
+                }
+                Some(cells)
+            }
             ast::Zone::Lines { dirs, through, .. } => {
                 let hs = self.heading_set(dirs, board, None);
                 let cell = self.cell(through, &board.cells_by_name, board.cells_complete, " on this board");
