@@ -16,6 +16,7 @@ pub mod complex;
 pub mod frontend;
 pub mod analysis;
 pub mod lower;
+pub mod layout;
 pub mod report;
 pub mod include;
 pub mod input;

@@ -351,6 +351,7 @@ pub fn lower(v: &Variant) -> Tables {
             fifty_move: v.rules.fifty_move.min(u16::MAX as u32) as u16,
             repetition: v.rules.repetition.min(u8::MAX as u32) as u8,
         },
+        layout: crate::layout::layout(board),
         ..Tables::default()
     };
 

@@ -77,9 +77,14 @@ pub struct Board<'t> {
 
 impl<'t> Board<'t> {
     pub fn new(t: &'t Tables) -> Result<Board<'t>, String> {
-        let grid = t.grid.as_ref().ok_or_else(|| {
-            "this board has no grid layout; diagrams draw grid boards (boards from coordinates come later)".to_string()
-        })?;
+        let Some(grid) = t.grid.as_ref() else {
+            if t.layout.as_ref().is_some_and(|l| !l.views.is_empty()) {
+                // A board of polygon cells, drawn from the layout its tables carry.
+                let n = t.cells.len();
+                return Ok(Board { t, width: 0, height: 0, pos: vec![None; n], extra: Vec::new(), vectors: vec![None; t.headings.len()], edge_steps: Vec::new(), seam_groups: Vec::new() });
+            }
+            return Err("this board has neither a grid nor a layout to draw it from".to_string());
+        };
         let (width, height) = (grid.width as usize, grid.height as usize);
         let mut pos = vec![None; t.cells.len()];
         for y in 0..height {
@@ -162,8 +167,24 @@ impl<'t> Board<'t> {
         }
     }
 
+    /// Whether the board is drawn from a layout (a board of polygon cells) instead of a grid.
+    pub fn is_polygonal(&self) -> bool {
+        self.t.grid.is_none() && self.t.layout.is_some()
+    }
+
+    /// The shade of a cell: 0 light, 1 dark, 2 and 3 further colours (polygon boards).
+    pub fn shade(&self, cell: usize) -> u8 {
+        match &self.t.layout {
+            Some(l) if self.t.grid.is_none() => l.shades.get(cell).copied().unwrap_or(0),
+            _ => u8::from(!self.is_light(cell)),
+        }
+    }
+
     /// Light or dark square, by grid parity (a1 dark, as on a chess board).
     pub fn is_light(&self, cell: usize) -> bool {
+        if self.is_polygonal() {
+            return self.shade(cell) == 0;
+        }
         match self.pos[cell] {
             Some((x, y)) => (x + y) % 2 == 1,
             None => true,

@@ -66,6 +66,9 @@ pub fn render(engine: &Engine, opts: &Options) -> Result<String, String> {
     if opts.neighbours && (opts.moves.is_some() || opts.position.is_some()) {
         return Err("--neighbours draws the board and its surroundings; it takes no --moves or --position".into());
     }
+    if b.is_polygonal() && (opts.neighbours || opts.hemispheres) {
+        return Err("--neighbours and --hemispheres draw grid boards; a board of polygon cells is drawn from its layout (every cell with its neighbours: --format text)".into());
+    }
     if opts.hemispheres && !b.has_poles() {
         return Err("--hemispheres needs a board whose ranks are closed rings and whose end ranks close over poles".into());
     }
@@ -152,6 +155,12 @@ pub fn render(engine: &Engine, opts: &Options) -> Result<String, String> {
     }
     if opts.hemispheres {
         scene.subtitle.push_str(" — two hemispheres");
+    }
+    if b.is_polygonal() {
+        return Ok(match opts.format {
+            Format::Svg => svg::layout_board(&b, &scene),
+            Format::Text => trim_lines(&text::polygon_board(&b, &scene)),
+        });
     }
     Ok(match (opts.format, opts.hemispheres) {
         (Format::Svg, false) => svg::board(&b, &scene),

@@ -77,6 +77,8 @@ struct CellGeom {
 /// How a step is drawn.
 enum Link {
     Straight,
+    /// A straight line between these two points instead of the centres (into or out of a ring).
+    Between { from: (f64, f64), to: (f64, f64) },
     /// Leaves at `exit`, comes back in at `entry`.
     Break { exit: (f64, f64), entry: (f64, f64) },
 }
@@ -86,6 +88,9 @@ enum Kind {
     Grid { s: f64 },
     /// Two discs: per cell its disc (0 north, 1 south), and the rim point of its file.
     Discs { disc: Vec<usize>, rim: Vec<(f64, f64)> },
+    /// A view of a layout: per cell the points its headings leave through (empty when the cell
+    /// is not in the view), whether it is drawn as a ring, and the view's centre.
+    Layout { ports: Vec<Vec<(f64, f64)>>, ring: Vec<bool>, centre: (f64, f64), unit: f64 },
 }
 
 struct Geom {
@@ -119,6 +124,51 @@ impl Geom {
                     Link::Break { exit: rim[st.from], entry: rim[st.to] }
                 }
             }
+            Kind::Layout { ports, ring, centre, unit } => {
+                let (Some(a), Some(c)) = (&self.cells[st.from], &self.cells[st.to]) else { return Link::Straight };
+                let exit = ports[st.from].get(st.heading).copied();
+                // Where the step comes in: the port of the target that steps back to the start
+                // (of the same kind, side or corner, when there is one).
+                let back: Vec<usize> = (0..ports[st.to].len()).filter(|&g| b.step(st.to, g).map(|s| s.0) == Some(st.from)).collect();
+                let entry_port = back.iter().copied().find(|g| g % 2 == st.heading % 2).or(back.first().copied());
+                let entry = entry_port.and_then(|g| ports[st.to].get(g).copied());
+                let (Some(exit), Some(entry)) = (exit, entry) else { return Link::Straight };
+                // A ring's centre for this step: just inside it from the port.
+                let inside = |p: (f64, f64)| {
+                    let (dx, dy) = (p.0 - centre.0, p.1 - centre.1);
+                    let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+                    (p.0 + dx / len * unit * 0.45, p.1 + dy / len * unit * 0.45)
+                };
+                let from = if ring[st.from] { inside(exit) } else { (a.cx, a.cy) };
+                let to = if ring[st.to] { inside(entry) } else { (c.cx, c.cy) };
+                // Glued in the drawing: the ports meet, or lie a side's length apart (the diagonal
+                // through a vertex of three cells lands beyond the edge between the other two).
+                let dist = |p: (f64, f64), q: (f64, f64)| ((p.0 - q.0).powi(2) + (p.1 - q.1).powi(2)).sqrt();
+                let longest_side = |c: usize| {
+                    let p = &ports[c];
+                    (1..p.len()).step_by(2).map(|i| dist(p[i], p[(i + 2) % p.len()])).fold(0.0, f64::max)
+                };
+                let touching = dist(exit, entry) < 1.1 * longest_side(st.from).max(longest_side(st.to));
+                if !touching {
+                    Link::Break { exit, entry }
+                } else if ring[st.from] || ring[st.to] {
+                    Link::Between { from, to }
+                } else {
+                    Link::Straight
+                }
+            }
+        }
+    }
+
+    /// The point a step from `cell` starts at or ends on: its centre, or inside a ring by the port.
+    fn anchor(&self, cell: usize, port: (f64, f64)) -> (f64, f64) {
+        match &self.kind {
+            Kind::Layout { ring, centre, unit, .. } if ring[cell] => {
+                let (dx, dy) = (port.0 - centre.0, port.1 - centre.1);
+                let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+                (port.0 + dx / len * unit * 0.45, port.1 + dy / len * unit * 0.45)
+            }
+            _ => self.cells[cell].as_ref().map_or(port, |g| (g.cx, g.cy)),
         }
     }
 }
@@ -320,7 +370,7 @@ pub fn board(b: &Board, scene: &Scene) -> String {
         y += paragraph(&mut doc, &seam_lines, pad, y);
         y += 6.0;
     }
-    y += legends(&mut doc, b, scene, pad, y, width - 2.0 * pad);
+    y += legends(&mut doc, b, scene, None, pad, y, width - 2.0 * pad);
     let height = y + pad;
     doc.finish(width, height, &format!("{} — {}", scene.title, scene.subtitle))
 }
@@ -478,11 +528,16 @@ fn draw_path(doc: &mut Doc, b: &Board, geom: &Geom, line: &crate::scene::PathLin
                 seg(doc, (a.cx, a.cy), (c.cx, c.cy), &colour);
                 last = Some(((a.cx, a.cy), (c.cx, c.cy), colour.clone()));
             }
+            Link::Between { from, to } => {
+                seg(doc, from, to, &colour);
+                last = Some((from, to, colour.clone()));
+            }
             Link::Break { exit, entry } => {
-                let o1 = shift((a.cx, a.cy), exit);
-                seg(doc, (a.cx, a.cy), exit, &colour);
-                let o2 = shift(entry, (c.cx, c.cy));
-                seg(doc, entry, (c.cx, c.cy), &colour_in);
+                let (start, end) = (geom.anchor(st.from, exit), geom.anchor(st.to, entry));
+                let o1 = shift(start, exit);
+                seg(doc, start, exit, &colour);
+                let o2 = shift(entry, end);
+                seg(doc, entry, end, &colour_in);
                 let r = width * 1.25;
                 let _ = writeln!(
                     markers,
@@ -494,7 +549,7 @@ fn draw_path(doc: &mut Doc, b: &Board, geom: &Geom, line: &crate::scene::PathLin
                     "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"#ffffff\" stroke=\"{colour_in}\" stroke-width=\"{}\"/>",
                     n(entry.0 + o2.0), n(entry.1 + o2.1), n(r), n(width * 0.7)
                 );
-                last = Some((entry, (c.cx, c.cy), colour_in.clone()));
+                last = Some((entry, end, colour_in.clone()));
             }
         }
     }
@@ -519,7 +574,7 @@ fn draw_path(doc: &mut Doc, b: &Board, geom: &Geom, line: &crate::scene::PathLin
 }
 
 /// The legends below a diagram: pieces, marks, path colours. Returns the height used.
-fn legends(doc: &mut Doc, b: &Board, scene: &Scene, x: f64, y: f64, width: f64) -> f64 {
+fn legends(doc: &mut Doc, b: &Board, scene: &Scene, geom: Option<&Geom>, x: f64, y: f64, width: f64) -> f64 {
     let mut items = Vec::new();
     // Pieces present, by kind, with the sides that have them.
     let mut kinds: Vec<(usize, usize)> = Vec::new();
@@ -592,7 +647,10 @@ fn legends(doc: &mut Doc, b: &Board, scene: &Scene, x: f64, y: f64, width: f64) 
                         headings.push(hh);
                     }
                 }
-                seam |= !b.is_plain(st.from, st.heading, st.to);
+                seam |= match &geom {
+                    Some(g) => matches!(g.link(b, st), Link::Break { .. }),
+                    None => !b.is_plain(st.from, st.heading, st.to),
+                };
             }
         }
         headings.sort();
@@ -786,6 +844,145 @@ pub fn hemispheres(b: &Board, scene: &Scene) -> String {
     }
     draw_content(&mut doc, b, &geom, scene, ring_w);
     let y = south_cy + big_r + 34.0;
-    let used = legends(&mut doc, b, scene, pad, y, width - 2.0 * pad);
+    let used = legends(&mut doc, b, scene, None, pad, y, width - 2.0 * pad);
+    doc.finish(width, y + used + pad, &format!("{} — {}", scene.title, scene.subtitle))
+}
+
+/// The colour of a shade of a polygon board.
+fn shade_colour(shade: u8) -> &'static str {
+    match shade {
+        0 => LIGHT,
+        1 => DARK,
+        2 => "#d8c08e",
+        _ => "#9d7b5b",
+    }
+}
+
+/// Distance from `p` to the segment `a`-`b`.
+fn segment_distance(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 == 0.0 { 0.0 } else { (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / len2).clamp(0.0, 1.0) };
+    let (x, y) = (a.0 + t * dx - p.0, a.1 + t * dy - p.1);
+    (x * x + y * y).sqrt()
+}
+
+/// Boards of polygon cells, drawn from the layout in their tables: each view (the cube's net, the
+/// ball flattened round a cell) with every cell outlined, shaded and named; pieces, marks and rays
+/// as on the grid, a ray's step drawn straight between centres where the two cells touch in the
+/// drawing and broken (● leaves, ○ comes back in) where the drawing cuts the surface open.
+pub fn layout_board(b: &Board, scene: &Scene) -> String {
+    let layout = b.t.layout.as_ref().expect("a layout");
+    // Board units to pixels: a typical cell 64 pixels across, small boards at least 640 wide.
+    let span = layout
+        .views
+        .iter()
+        .flat_map(|v| v.cells.iter().flat_map(|c| c.contours.iter().flatten()))
+        .fold((f64::MAX, f64::MIN), |(lo, hi), p| (lo.min(p[0] as f64), hi.max(p[0] as f64)));
+    let unit = (640.0 / (span.1 - span.0).max(1.0)).clamp(64.0, 96.0);
+    let pad = 18.0;
+    let caption_h = if layout.views.len() > 1 { 26.0 } else { 0.0 };
+    let title_h = title_height(scene);
+    let bounds: Vec<(f64, f64, f64, f64)> = layout
+        .views
+        .iter()
+        .map(|v| {
+            let pts = v.cells.iter().flat_map(|c| c.contours.iter().flatten());
+            pts.fold((f64::MAX, f64::MIN, f64::MAX, f64::MIN), |(x0, x1, y0, y1), p| {
+                (x0.min(p[0] as f64), x1.max(p[0] as f64), y0.min(p[1] as f64), y1.max(p[1] as f64))
+            })
+        })
+        .collect();
+    let width = bounds.iter().map(|&(x0, x1, _, _)| (x1 - x0) * unit).fold(0.0, f64::max) + 2.0 * pad;
+    let width = width.max(520.0);
+    let mut doc = Doc { defs: String::new(), body: String::new() };
+    header(&mut doc, scene, width, pad);
+    let mut top = pad + title_h + 8.0;
+    let mut geoms = Vec::new();
+    for (view, &(x0, x1, y0, y1)) in layout.views.iter().zip(&bounds) {
+        if caption_h > 0.0 {
+            doc.text(pad, top + 16.0, 14.0, "start", INK, " font-weight=\"bold\"", &view.name);
+            top += caption_h;
+        }
+        let left = (width - (x1 - x0) * unit) / 2.0;
+        let at = |p: &[f32; 2]| (left + (p[0] as f64 - x0) * unit, top + (y1 - p[1] as f64) * unit);
+        let mut cells = vec![None; b.cells()];
+        let mut ports = vec![Vec::new(); b.cells()];
+        let mut ring = vec![false; b.cells()];
+        for c in &view.cells {
+            let cell = c.cell as usize;
+            let mut d = String::new();
+            for contour in &c.contours {
+                for (i, p) in contour.iter().enumerate() {
+                    let (x, y) = at(p);
+                    let _ = write!(d, "{}{} {}", if i == 0 { "M" } else { "L" }, n(x), n(y));
+                }
+                d.push('Z');
+            }
+            let (cx, cy) = at(&c.label);
+            // The largest disc round the label inside the cell (its distance to the outline).
+            let mut r = f64::MAX;
+            for contour in &c.contours {
+                for i in 0..contour.len() {
+                    r = r.min(segment_distance((cx, cy), at(&contour[i]), at(&contour[(i + 1) % contour.len()])));
+                }
+            }
+            if c.contours.len() > 1 {
+                r = r.min(unit * 0.5);
+            }
+            cells[cell] = Some(CellGeom { d, cx, cy, size: (2.0 * r).min(unit * 1.2) });
+            ports[cell] = c.ports.iter().map(at).collect();
+            ring[cell] = c.contours.len() > 1;
+        }
+        let centre = at(&[((x0 + x1) / 2.0) as f32, ((y0 + y1) / 2.0) as f32]);
+        // Cells, by shade, outlined.
+        let mut by_shade: [String; 4] = Default::default();
+        for c in &view.cells {
+            if let Some(g) = &cells[c.cell as usize] {
+                by_shade[b.shade(c.cell as usize).min(3) as usize].push_str(&g.d);
+            }
+        }
+        for (shade, d) in by_shade.iter().enumerate() {
+            if !d.is_empty() {
+                let _ = writeln!(doc.body, "<path d=\"{d}\" fill=\"{}\" fill-rule=\"evenodd\" stroke=\"#5a4632\" stroke-width=\"1\" stroke-linejoin=\"round\"/>", shade_colour(shade as u8));
+            }
+        }
+        // Where the drawing cuts the surface open: sides whose neighbour is drawn elsewhere.
+        let mut cuts = String::new();
+        for c in &view.cells {
+            let (cell, p) = (c.cell as usize, &ports[c.cell as usize]);
+            for side in (0..p.len()).step_by(2) {
+                let Some((to, _)) = b.step(cell, side) else { continue };
+                let glued = ports[to].iter().any(|q| (q.0 - p[side].0).abs() + (q.1 - p[side].1).abs() < unit * 0.02);
+                if !glued && p.len() >= 4 {
+                    let (a, z) = (p[(side + p.len() - 1) % p.len()], p[side + 1]);
+                    let _ = write!(cuts, "M{} {}L{} {}", n(a.0), n(a.1), n(z.0), n(z.1));
+                }
+            }
+        }
+        if !cuts.is_empty() {
+            let _ = writeln!(doc.body, "<path d=\"{cuts}\" fill=\"none\" stroke=\"#3b2a1a\" stroke-width=\"3\" stroke-linecap=\"round\"/>");
+        }
+        let geom = Geom { cells, kind: Kind::Layout { ports, ring, centre, unit } };
+        geoms.push(geom);
+        top += (y1 - y0) * unit + 16.0;
+    }
+    for geom in &geoms {
+        draw_content(&mut doc, b, geom, scene, unit * 0.8);
+        // Names, over everything but small; beside a piece they move to the cell's lower part.
+        for (cell, g) in geom.cells.iter().enumerate() {
+            let Some(g) = g else { continue };
+            let name = b.name(cell);
+            let len = name.chars().count().max(1) as f64;
+            let occupied = scene.pieces[cell].is_some();
+            let fit = g.size * 0.92 / (0.6 * len);
+            let (size, y) = if occupied { (fit.min(g.size * 0.2), g.cy + g.size * 0.42) } else { (fit.min(g.size * 0.34), g.cy) };
+            let size = size.max(6.0);
+            let fill = if b.shade(cell) == 1 || b.shade(cell) == 3 { "#1d140c" } else { INK };
+            doc.text(g.cx, y + size * 0.35, size, "middle", fill, " fill-opacity=\"0.85\"", name);
+        }
+    }
+    let y = top + 4.0;
+    let used = legends(&mut doc, b, scene, geoms.first(), pad, y, width - 2.0 * pad);
     doc.finish(width, y + used + pad, &format!("{} — {}", scene.title, scene.subtitle))
 }

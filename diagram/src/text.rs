@@ -136,7 +136,8 @@ fn legend(b: &Board, scene: &Scene, out: &mut String) {
 pub fn path_text(b: &Board, line: &PathLine) -> String {
     let mut s = format!("{}:", b.heading_name(line.heading));
     for (i, st) in line.steps.iter().enumerate() {
-        let plain = b.is_plain(st.from, st.heading, st.to);
+        // Boards of polygon cells have no seams: their steps are drawn as the gluing has them.
+        let plain = b.is_polygonal() || b.is_plain(st.from, st.heading, st.to);
         if !plain {
             if st.arrival != st.heading {
                 let _ = write!(s, " ~{}~", b.heading_name(st.arrival));
@@ -237,6 +238,68 @@ pub fn hemispheres(b: &Board, scene: &Scene) -> String {
     let _ = writeln!(out, "south hemisphere, from the pole out (seen from below the pole, files clockwise):");
     for y in 0..south {
         let _ = writeln!(out, "  rank {}: {}", g.ranks[y as usize], ring(y, &mut (0..w)));
+    }
+    out
+}
+
+/// The number of ports (headings) of a cell of a polygon board: as many as its drawing has, else
+/// up to its last heading that leads somewhere.
+fn ports_of(b: &Board, c: usize) -> usize {
+    let drawn = b.t.layout.as_ref().and_then(|l| l.views.iter().flat_map(|v| &v.cells).find(|x| x.cell as usize == c)).map(|x| x.ports.len());
+    match drawn {
+        Some(k) if k > 0 => k,
+        _ => (0..b.t.headings.len()).rev().find(|&h| b.step(c, h).is_some()).map_or(0, |h| h + 1),
+    }
+}
+
+/// A board of polygon cells: each cell with what stands on it and its neighbours through each
+/// side and each corner (from the step table), in the order of its headings.
+pub fn polygon_board(b: &Board, scene: &Scene) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{} — {}", scene.title, scene.subtitle);
+    if let Some(d) = &scene.detail {
+        let _ = writeln!(out, "{d}");
+    }
+    let names_w = b.t.cells.iter().map(|c| c.chars().count()).max().unwrap_or(1);
+    let _ = writeln!(
+        out,
+        "{} cells; per cell: its piece, then the cells a step through each side and each corner reaches ('-': none)",
+        b.cells()
+    );
+    for c in 0..b.cells() {
+        let k = ports_of(b, c);
+        let sides: Vec<&str> = (0..k).step_by(2).map(|h| b.step(c, h).map_or("-", |(to, _)| b.name(to))).collect();
+        let corners: Vec<&str> = (1..k).step_by(2).map(|h| b.step(c, h).map_or("-", |(to, _)| b.name(to))).collect();
+        let content = cell_text(b, scene, c);
+        let content = if content.trim() == "·" { String::new() } else { content.trim().to_string() };
+        let _ = writeln!(
+            out,
+            "  {:<names_w$} {:<4} {}-gon  sides: {}  corners: {}",
+            b.name(c),
+            content,
+            k / 2,
+            sides.join(" "),
+            corners.join(" ")
+        );
+    }
+    legend(b, scene, &mut out);
+    if let Some(m) = &scene.movement {
+        let moves: Vec<&str> = (0..b.cells()).filter(|&c| m.marks[c].quiet).map(|c| b.name(c)).collect();
+        let captures: Vec<&str> = (0..b.cells()).filter(|&c| m.marks[c].capture).map(|c| b.name(c)).collect();
+        let only: Vec<&str> = (0..b.cells()).filter(|&c| m.marks[c].capture_only).map(|c| b.name(c)).collect();
+        let _ = writeln!(out, "moves ({}): {}", moves.len(), moves.join(" "));
+        if !captures.is_empty() {
+            let _ = writeln!(out, "captures ({}): {}", captures.len(), captures.join(" "));
+        }
+        if !only.is_empty() {
+            let _ = writeln!(out, "captures only ({}): {}", only.len(), only.join(" "));
+        }
+        if !m.paths.is_empty() && scene.paths {
+            let _ = writeln!(out, "rays (by the heading they leave with):");
+            for line in &m.paths {
+                let _ = writeln!(out, "  {}", path_text(b, line));
+            }
+        }
     }
     out
 }

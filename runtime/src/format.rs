@@ -11,14 +11,17 @@
 use std::fmt;
 
 use crate::tables::{
-    ray, Attack, CastleInfo, GridInfo, KindInfo, Outcome, PromotionInfo, Ray, RulesInfo, SideInfo, Tables,
-    NO_CELL,
+    ray, Attack, CastleInfo, GridInfo, KindInfo, Layout, LayoutCell, LayoutView, Outcome, PromotionInfo, Ray,
+    RulesInfo, SideInfo, Tables, NO_CELL,
 };
 
 /// First four bytes of every table file.
 pub const MAGIC: [u8; 4] = *b"ORBT";
-/// The only layout this build reads and writes. Any layout change bumps it.
-pub const FORMAT_VERSION: u16 = 3;
+/// The layout this build writes. Any layout change bumps it.
+pub const FORMAT_VERSION: u16 = 4;
+/// The oldest version this build still reads: version 3 is version 4 without the `layout`
+/// section (read as `None`).
+pub const OLDEST_READ_VERSION: u16 = 3;
 /// Bytes before the payload: magic, version, flags, payload length, checksum.
 pub const HEADER_LEN: usize = 16;
 /// The largest table file the CLI reads (docs/limits.md); tables of the examples are far smaller.
@@ -67,7 +70,7 @@ impl fmt::Display for FormatError {
             FormatError::UnsupportedVersion { found } => write!(
                 f,
                 "unsupported table format version {found}: this build reads version {FORMAT_VERSION} \
-                 (recompile the variant with this orbis)"
+                 (and {OLDEST_READ_VERSION}) (recompile the variant with this orbis)"
             ),
             FormatError::UnsupportedFlags { found } => {
                 write!(f, "unsupported table header flags {found:#06x}: this build knows no flags")
@@ -197,6 +200,28 @@ impl Tables {
         for &m in &self.masks {
             w.0.extend_from_slice(&m.to_le_bytes());
         }
+        match &self.layout {
+            None => w.u8(0),
+            Some(l) => {
+                w.u8(1);
+                w.count(l.shades.len());
+                w.bytes(&l.shades);
+                w.count(l.views.len());
+                for v in &l.views {
+                    w.str(&v.name);
+                    w.count(v.cells.len());
+                    for c in &v.cells {
+                        w.u16(c.cell);
+                        w.point(c.label);
+                        w.count(c.contours.len());
+                        for contour in &c.contours {
+                            w.points(contour);
+                        }
+                        w.points(&c.ports);
+                    }
+                }
+            }
+        }
 
         let payload = w.0;
         let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
@@ -226,7 +251,7 @@ impl Tables {
         let le16 = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
         let le32 = |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
         let version = le16(4);
-        if version != FORMAT_VERSION {
+        if !(OLDEST_READ_VERSION..=FORMAT_VERSION).contains(&version) {
             return Err(FormatError::UnsupportedVersion { found: version });
         }
         let flags = le16(6);
@@ -247,7 +272,7 @@ impl Tables {
         if computed != stored {
             return Err(FormatError::ChecksumMismatch { stored, computed });
         }
-        let tables = read_payload(&mut Reader { bytes: payload, pos: 0, section: "name" })?;
+        let tables = read_payload(&mut Reader { bytes: payload, pos: 0, section: "name" }, version)?;
         tables.validate()?;
         Ok(tables)
     }
@@ -502,6 +527,44 @@ impl Tables {
                 }
             }
         }
+        if let Some(layout) = &self.layout {
+            self.validate_layout(layout)?;
+        }
+        Ok(())
+    }
+
+    /// The layout: a shade per cell, cells in range and at most once per view, contours of at
+    /// least three points, at most one port per heading, every coordinate finite.
+    fn validate_layout(&self, layout: &Layout) -> Result<(), FormatError> {
+        let n_cells = self.cells.len();
+        if layout.shades.len() != n_cells {
+            return Err(invalid("layout shades", format!("{} shades for {n_cells} cells", layout.shades.len())));
+        }
+        if let Some(s) = layout.shades.iter().find(|&&s| s > 3) {
+            return Err(invalid("layout shades", format!("shade {s}; shades are 0 to 3")));
+        }
+        let finite = |p: &[f32; 2]| p[0].is_finite() && p[1].is_finite();
+        for (v, view) in layout.views.iter().enumerate() {
+            let mut seen = vec![false; n_cells];
+            for (i, c) in view.cells.iter().enumerate() {
+                let field = || format!("layout view {v} ({}) cell {i}", view.name);
+                if c.cell as usize >= n_cells {
+                    return Err(invalid(field(), format!("cell {} is out of range ({n_cells} cells)", c.cell)));
+                }
+                if std::mem::replace(&mut seen[c.cell as usize], true) {
+                    return Err(invalid(field(), format!("{} is drawn twice in this view", self.cells[c.cell as usize])));
+                }
+                if c.contours.is_empty() || c.contours.iter().any(|k| k.len() < 3) {
+                    return Err(invalid(field(), "an outline needs at least one contour of at least three points"));
+                }
+                if c.ports.len() > self.headings.len() {
+                    return Err(invalid(field(), format!("{} ports for {} headings", c.ports.len(), self.headings.len())));
+                }
+                if !finite(&c.label) || !c.contours.iter().flatten().chain(&c.ports).all(finite) {
+                    return Err(invalid(field(), "a coordinate is not a finite number"));
+                }
+            }
+        }
         Ok(())
     }
 }
@@ -600,6 +663,14 @@ impl Writer {
         self.count(v.len());
         v.iter().for_each(|&x| self.u32(x));
     }
+    fn point(&mut self, [x, y]: [f32; 2]) {
+        self.0.extend_from_slice(&x.to_le_bytes());
+        self.0.extend_from_slice(&y.to_le_bytes());
+    }
+    fn points(&mut self, v: &[[f32; 2]]) {
+        self.count(v.len());
+        v.iter().for_each(|&p| self.point(p));
+    }
 }
 
 /// Reads the payload; `section` names where a read failed.
@@ -685,9 +756,16 @@ impl<'a> Reader<'a> {
         let n = self.count(4)?;
         (0..n).map(|_| self.u32()).collect()
     }
+    fn point(&mut self) -> Result<[f32; 2], FormatError> {
+        Ok([f32::from_bits(self.u32()?), f32::from_bits(self.u32()?)])
+    }
+    fn points(&mut self) -> Result<Vec<[f32; 2]>, FormatError> {
+        let n = self.count(8)?;
+        (0..n).map(|_| self.point()).collect()
+    }
 }
 
-fn read_payload(r: &mut Reader) -> Result<Tables, FormatError> {
+fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
     r.section = "name";
     let name = r.str(&|| "variant name".to_string())?;
     r.section = "cells";
@@ -818,10 +896,13 @@ fn read_payload(r: &mut Reader) -> Result<Tables, FormatError> {
     let n = r.count(8)?;
     let masks = (0..n).map(|_| r.u64()).collect::<Result<Vec<_>, FormatError>>()?;
 
+    // Version 3 ends here; version 4 adds the layout.
+    let layout = if version >= 4 { read_layout(r)? } else { None };
+
     let extra = r.bytes.len() - r.pos;
     if extra != 0 {
         return Err(FormatError::TrailingBytes {
-            after: "masks section (the last of the payload)",
+            after: if version >= 4 { "layout section (the last of the payload)" } else { "masks section (the last of the payload)" },
             extra: extra as u64,
         });
     }
@@ -842,5 +923,32 @@ fn read_payload(r: &mut Reader) -> Result<Tables, FormatError> {
         attack_index,
         attacks,
         masks,
+        layout,
     })
+}
+
+fn read_layout(r: &mut Reader) -> Result<Option<Layout>, FormatError> {
+    r.section = "layout";
+    if !r.bool(&|| "layout presence byte".to_string())? {
+        return Ok(None);
+    }
+    let n = r.count(1)?;
+    let shades = r.take(n)?.to_vec();
+    let n = r.count(8)?;
+    let mut views = Vec::with_capacity(n);
+    for v in 0..n {
+        let name = r.str(&|| format!("layout view {v} name"))?;
+        let m = r.count(18)?;
+        let mut cells = Vec::with_capacity(m);
+        for _ in 0..m {
+            let cell = r.u16()?;
+            let label = r.point()?;
+            let k = r.count(4)?;
+            let contours = (0..k).map(|_| r.points()).collect::<Result<Vec<_>, FormatError>>()?;
+            let ports = r.points()?;
+            cells.push(LayoutCell { cell, label, contours, ports });
+        }
+        views.push(LayoutView { name, cells });
+    }
+    Ok(Some(Layout { shades, views }))
 }

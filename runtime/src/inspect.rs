@@ -267,6 +267,30 @@ fn write_all(out: &mut String, t: &Tables) -> std::fmt::Result {
             }
         }
     }
+
+    if let Some(layout) = &t.layout {
+        let counts: Vec<String> = (0..4u8)
+            .map(|s| (s, layout.shades.iter().filter(|&&x| x == s).count()))
+            .filter(|&(_, n)| n > 0)
+            .map(|(s, n)| format!("{n} of shade {s}"))
+            .collect();
+        writeln!(out, "layout: {} view(s); cells {}", layout.views.len(), counts.join(", "))?;
+        for view in &layout.views {
+            writeln!(out, "  view {:?}: {} cells", view.name, view.cells.len())?;
+            for c in &view.cells {
+                let sizes: Vec<String> = c.contours.iter().map(|k| k.len().to_string()).collect();
+                writeln!(
+                    out,
+                    "    {}: label ({:.2}, {:.2}), outline {} point(s), {} port(s)",
+                    names.cell(c.cell),
+                    c.label[0],
+                    c.label[1],
+                    sizes.join(" + "),
+                    c.ports.len()
+                )?;
+            }
+        }
+    }
     Ok(())
 }
 
@@ -325,6 +349,7 @@ mod tests {
             attack_index: vec![0, 1, 1],
             attacks: vec![Attack::Direct { ck: 1, cells: (1, 2) }],
             masks: vec![],
+            layout: None,
         }
     }
 

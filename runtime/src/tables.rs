@@ -39,6 +39,9 @@ pub struct Tables {
     pub attacks: Vec<Attack>,
     /// Colored-kind masks of `Attack::Line` cells.
     pub masks: Vec<u64>,
+    /// Drawings of a board of polygon cells (since version 4), for diagrams only: the runtime
+    /// never reads it. `None` on grid boards (diagrams draw them from `grid`).
+    pub layout: Option<Layout>,
 }
 
 impl Tables {
@@ -174,3 +177,42 @@ pub enum Attack {
     /// `Direct`.
     Line { cells: (u32, u32), masks: u32 },
 }
+
+/// How a board of polygon cells is drawn: computed by the compiler from the board's geometry,
+/// so that diagrams need none. Coordinates are in board units with y pointing up; a view is
+/// drawn as it is, counterclockwise on the page being counterclockwise seen from outside the
+/// surface.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Layout {
+    /// A shade per cell (0 light, 1 dark, 2 and 3 further colours): cells that share a side
+    /// differ where two shades suffice (the cube), else the most common polygon is light.
+    pub shades: Vec<u8>,
+    /// One or more pictures of the board; a cell may appear in several (or in none of some).
+    pub views: Vec<LayoutView>,
+}
+
+/// One picture: a name (`net`, `ball`, `north`, ...) and the cells drawn in it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LayoutView {
+    pub name: String,
+    pub cells: Vec<LayoutCell>,
+}
+
+/// One cell as drawn in a view.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LayoutCell {
+    pub cell: u16,
+    /// Where its name and its piece go.
+    pub label: [f32; 2],
+    /// Its outline: closed contours (the last point joins the first), filled even-odd: one for a
+    /// polygon, two (outer, then inner) for a ring such as the outside cell of a sphere's drawing.
+    pub contours: Vec<Vec<[f32; 2]>>,
+    /// Per heading, the point of the drawn cell a step with that heading leaves through (the
+    /// middle of a side, a corner); as many as the cell has ports, possibly none.
+    pub ports: Vec<[f32; 2]>,
+}
+
+// `Tables::validate` rejects coordinates that are not finite, so equality is reflexive.
+impl Eq for Layout {}
+impl Eq for LayoutView {}
+impl Eq for LayoutCell {}

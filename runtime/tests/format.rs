@@ -160,6 +160,7 @@ fn sample() -> Tables {
         attack_index,
         attacks,
         masks,
+        layout: None,
     }
 }
 
@@ -219,8 +220,14 @@ fn every_truncation_is_an_error() {
 
 #[test]
 fn truncation_inside_a_valid_payload_names_the_section() {
+    // The payload ends with the layout's presence byte (version 4), after the masks.
     let mut bytes = sample().to_bytes();
     bytes.pop();
+    reseal(&mut bytes);
+    let err = Tables::from_bytes(&bytes).unwrap_err();
+    assert!(matches!(err, FormatError::Truncated { section: "layout", .. }), "{err:?}");
+    let mut bytes = sample().to_bytes();
+    bytes.truncate(bytes.len() - 2);
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { section: "masks", .. }), "{err:?}");
@@ -335,9 +342,10 @@ fn bad_enum_bytes_are_content_errors() {
 #[test]
 fn out_of_range_index_with_valid_checksum() {
     let mut bytes = sample().to_bytes();
-    // The payload ends with the masks; make the last one name colored kinds that do not exist.
+    // The masks end just before the layout's presence byte; make the last one name colored
+    // kinds that do not exist.
     let n = bytes.len();
-    bytes[n - 8..].copy_from_slice(&u64::MAX.to_le_bytes());
+    bytes[n - 9..n - 1].copy_from_slice(&u64::MAX.to_le_bytes());
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
     let (field, _) = invalid_field(Err(err.clone()));
@@ -516,4 +524,60 @@ proptest! {
             let _ = inspect(&t);
         }
     }
+}
+
+/// A small layout: one view, two cells.
+fn with_layout() -> Tables {
+    use orbis_runtime::tables::{Layout, LayoutCell, LayoutView};
+    let mut t = sample();
+    let square = |x: f32, y: f32| vec![[x, y], [x + 1.0, y], [x + 1.0, y + 1.0], [x, y + 1.0]];
+    t.layout = Some(Layout {
+        shades: (0..t.cells.len()).map(|c| (c % 2) as u8).collect(),
+        views: vec![LayoutView {
+            name: "net".into(),
+            cells: vec![
+                LayoutCell { cell: 0, label: [0.5, 0.5], contours: vec![square(0.0, 0.0)], ports: vec![[0.5, 0.0], [1.0, 0.0]] },
+                LayoutCell { cell: 1, label: [1.5, 0.5], contours: vec![square(3.0, 3.0), square(1.0, 0.0)], ports: vec![] },
+            ],
+        }],
+    });
+    t
+}
+
+#[test]
+fn layout_round_trips_and_is_validated() {
+    let t = with_layout();
+    assert_eq!(t.validate(), Ok(()));
+    assert_eq!(Tables::from_bytes(&t.to_bytes()).expect("loads"), t);
+    let text = orbis_runtime::inspect::inspect(&t);
+    assert!(text.contains("layout: 1 view(s)") && text.contains("view \"net\": 2 cells"), "{text}");
+    let broken = |f: &dyn Fn(&mut orbis_runtime::tables::Layout)| {
+        let mut t = with_layout();
+        f(t.layout.as_mut().expect("layout"));
+        let bytes = t.to_bytes();
+        invalid_field(Tables::from_bytes(&bytes))
+    };
+    assert_eq!(broken(&|l| { l.shades.pop(); }).0, "layout shades");
+    assert_eq!(broken(&|l| l.shades[0] = 7).0, "layout shades");
+    let (field, problem) = broken(&|l| l.views[0].cells[1].cell = 0);
+    assert_eq!(field, "layout view 0 (net) cell 1");
+    assert!(problem.contains("twice"), "{problem}");
+    assert!(broken(&|l| l.views[0].cells[0].cell = 999).1.contains("out of range"));
+    assert!(broken(&|l| l.views[0].cells[0].contours[0].truncate(2)).1.contains("three points"));
+    assert!(broken(&|l| l.views[0].cells[0].label[1] = f32::NAN).1.contains("finite"));
+    assert!(broken(&|l| l.views[0].cells[0].ports = vec![[0.0, 0.0]; 9]).1.contains("ports"));
+}
+
+#[test]
+fn version_3_files_are_still_read() {
+    // Version 3 is version 4 without the layout section.
+    let t = sample();
+    let mut bytes = t.to_bytes();
+    bytes.pop();
+    bytes[4..6].copy_from_slice(&3u16.to_le_bytes());
+    reseal(&mut bytes);
+    assert_eq!(Tables::from_bytes(&bytes).expect("version 3 loads"), t);
+    let mut bytes = t.to_bytes();
+    bytes[4..6].copy_from_slice(&2u16.to_le_bytes());
+    assert_eq!(Tables::from_bytes(&bytes).unwrap_err(), FormatError::UnsupportedVersion { found: 2 });
 }

@@ -1,0 +1,220 @@
+//! Diagrams of boards of polygon cells (`orbis diagram` from the layout the compiler puts in the
+//! tables): the cube nets (8x8 and 5x5), the soccer ball flattened round pentagon A, a queen's
+//! rays next to a corner triangle of the cube and a bishop's on a hexagon of the ball, and the
+//! text view. SVG and text snapshots (snapshots/polygon-*), every SVG parsed, every cell drawn
+//! and named exactly once per view, and the pictures in docs/images kept current.
+//!
+//! The variants are inline (the game files of the cube and the ball are their own work): the
+//! board libraries of examples/boards with a few pieces.
+
+mod common;
+
+use orbis_diagram::{Format, Options};
+use orbis_runtime::{Engine, Tables};
+
+const CUBE_8: &str = r#"variant "Cube 8x8 board"
+include "boards/cube-8x8.orbis"
+piece King K royal { step all }
+piece Queen Q { slide all }
+piece Bishop B { slide diag }
+side white { setup { K x3y3z7 Q x1y2z7 } }
+side black { setup { K x4y4z0 B x5y2z0 } }
+"#;
+
+const CUBE_5: &str = r#"variant "Cube 5x5 board"
+include "boards/cube-5x5.orbis"
+piece King K royal { step all }
+piece Queen Q { slide all }
+side white { setup { K x2y2z4 } }
+side black { setup { K x2y2z0 } }
+"#;
+
+const BALL: &str = r#"variant "Soccer ball board"
+include "boards/soccer-ball.orbis"
+piece King K royal { step orth }
+piece Rook R { slide orth }
+piece Bishop B { slide diag }
+side white { setup { K x0 R A } }
+side black { setup { K z0 B L } }
+"#;
+
+/// Compiled (through the binary format, so the layout section is read back) and loaded.
+fn engine(name: &str, source: &str) -> Engine {
+    let path = common::root().join(format!("examples/{name}.orbis"));
+    let checked = orbis_compiler::check(path.to_str().expect("utf-8 path"), source);
+    assert!(!checked.has_errors(), "{}", checked.render(false));
+    let t = orbis_compiler::lower::lower(checked.variant.as_ref().expect("a variant"));
+    Engine::new(Tables::from_bytes(&t.to_bytes()).expect("round trip")).expect("loads")
+}
+
+fn boards() -> Vec<(&'static str, Engine)> {
+    vec![("cube-8x8", engine("cube8-diagram-test", CUBE_8)), ("cube-5x5", engine("cube5-diagram-test", CUBE_5)), ("soccer-ball", engine("ball-diagram-test", BALL))]
+}
+
+fn render(engine: &Engine, opts: Options) -> String {
+    orbis_diagram::render(engine, &opts).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn snapshot(name: &str, text: &str) {
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!(name, text)
+    });
+}
+
+fn queen_moves() -> Options {
+    // Next to the corner triangle x7y7z7: its diagonal bends onto the edge line.
+    Options { moves: Some("Queen@x6y6z7".into()), paths: true, ..Options::default() }
+}
+
+fn bishop_moves() -> Options {
+    Options { moves: Some("Bishop@x2".into()), paths: true, ..Options::default() }
+}
+
+/// Parses the SVG; every cell's name is one `<text>`, and every text inside the drawing names a
+/// cell or belongs to the title and legends.
+fn check_svg(label: &str, svg: &str, t: &Tables) {
+    let doc = roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("{label}: not well-formed XML: {e}"));
+    assert_eq!(doc.root_element().tag_name().name(), "svg", "{label}");
+    let texts: Vec<&str> = doc.descendants().filter(|n| n.has_tag_name("text")).filter_map(|n| n.text()).collect();
+    let views = t.layout.as_ref().expect("layout").views.len();
+    for name in &t.cells {
+        let count = texts.iter().filter(|&&x| x == name.as_str()).count();
+        assert_eq!(count, views, "{label}: cell {name} is named {count} times");
+    }
+}
+
+#[test]
+fn every_cell_is_drawn_once_per_view() {
+    for (name, engine) in boards() {
+        let t = engine.tables();
+        let layout = t.layout.as_ref().unwrap_or_else(|| panic!("{name}: no layout"));
+        assert_eq!(layout.views.len(), 1, "{name}");
+        for view in &layout.views {
+            let mut cells: Vec<u16> = view.cells.iter().map(|c| c.cell).collect();
+            cells.sort();
+            assert_eq!(cells, (0..t.cells.len() as u16).collect::<Vec<_>>(), "{name} {}", view.name);
+            for c in &view.cells {
+                // Ports: a side and a corner per side of the cell.
+                let k = c.ports.len() / 2;
+                assert!(k >= 3 && c.ports.len() == 2 * k, "{name}: {} has {} ports", t.cells[c.cell as usize], c.ports.len());
+            }
+        }
+    }
+}
+
+#[test]
+fn the_cube_net_has_squares_and_corner_triangles() {
+    let engine = engine("cube8-diagram-test", CUBE_8);
+    let t = engine.tables();
+    let view = &t.layout.as_ref().expect("layout").views[0];
+    assert_eq!(view.name, "net");
+    let triangles: Vec<&str> = view.cells.iter().filter(|c| c.contours[0].len() == 3).map(|c| t.cells[c.cell as usize].as_str()).collect();
+    assert_eq!(triangles.len(), 8, "{triangles:?}");
+    assert!(triangles.iter().all(|n| n.matches(['0', '7']).count() == 3), "{triangles:?}");
+    assert!(view.cells.iter().all(|c| c.contours.len() == 1 && (c.contours[0].len() == 3 || c.contours[0].len() == 4)));
+    // Cells do not overlap: their labels (centroids) are at least half a unit apart.
+    for (i, a) in view.cells.iter().enumerate() {
+        for b in &view.cells[i + 1..] {
+            let d = (a.label[0] - b.label[0]).hypot(a.label[1] - b.label[1]);
+            assert!(d > 0.45, "{} and {} overlap", t.cells[a.cell as usize], t.cells[b.cell as usize]);
+        }
+    }
+}
+
+#[test]
+fn the_ball_is_centred_on_a_with_l_as_the_outer_ring() {
+    let engine = engine("ball-diagram-test", BALL);
+    let t = engine.tables();
+    let layout = t.layout.as_ref().expect("layout");
+    let view = &layout.views[0];
+    let cell = |n: &str| view.cells.iter().find(|c| t.cells[c.cell as usize] == n).expect("drawn");
+    let a = cell("A");
+    assert!(a.label[0].abs() < 1e-3 && a.label[1].abs() < 1e-3, "A is at the centre: {:?}", a.label);
+    assert_eq!(cell("L").contours.len(), 2, "L is the ring");
+    assert!(view.cells.iter().filter(|c| t.cells[c.cell as usize] != "L").all(|c| c.contours.len() == 1));
+    // Pentagons dark, hexagons light.
+    for c in 0..t.cells.len() {
+        let pentagon = t.cells[c].len() == 1;
+        assert_eq!(layout.shades[c], u8::from(pentagon), "{}", t.cells[c]);
+    }
+}
+
+#[test]
+fn layout_sections_stay_small() {
+    for (name, engine) in boards() {
+        let t = engine.tables();
+        let without = Tables { layout: None, ..t.clone() };
+        let bytes = t.to_bytes().len() - without.to_bytes().len();
+        eprintln!("{name}: layout section {bytes} bytes of {} in all", t.to_bytes().len());
+        assert!(bytes < 64 * 1024, "{name}: {bytes} bytes");
+    }
+}
+
+#[test]
+fn svg_snapshots() {
+    for (name, engine) in boards() {
+        let t = engine.tables().clone();
+        let board = render(&engine, Options { empty: true, ..Options::default() });
+        check_svg(&format!("{name} board"), &board, &t);
+        snapshot(&format!("polygon-svg-{name}-board"), &board);
+        let setup = render(&engine, Options::default());
+        check_svg(&format!("{name} setup"), &setup, &t);
+    }
+    let cube = engine("cube8-diagram-test", CUBE_8);
+    let svg = render(&cube, queen_moves());
+    check_svg("cube queen", &svg, cube.tables());
+    snapshot("polygon-svg-cube-8x8-queen-moves", &svg);
+    let ball = engine("ball-diagram-test", BALL);
+    let svg = render(&ball, bishop_moves());
+    check_svg("ball bishop", &svg, ball.tables());
+    assert!(!svg.contains("across a seam"), "the ball is drawn without cuts");
+    snapshot("polygon-svg-soccer-ball-bishop-moves", &svg);
+}
+
+#[test]
+fn text_views() {
+    let ball = engine("ball-diagram-test", BALL);
+    let mut all = String::new();
+    for opts in [Options::default(), bishop_moves(), Options { position: Some("turn=white white=Kx0,Ry6 black=Kz0,BL".into()), moves: Some("y6".into()), paths: true, ..Options::default() }] {
+        all.push_str(&render(&ball, Options { format: Format::Text, ..opts }));
+        all.push_str("===\n");
+    }
+    assert!(all.contains("  A  R    5-gon  sides: x0 x1 x2 x3 x4  corners: B C D E F"), "{all}");
+    snapshot("polygon-text-soccer-ball", &all);
+    let cube = engine("cube8-diagram-test", CUBE_8);
+    let text = render(&cube, Options { format: Format::Text, ..queen_moves() });
+    assert!(text.contains("x7y7z7") && text.contains("moves ("), "{text}");
+    // The corner triangle: three sides (edge squares) and three corners (face squares).
+    let line = text.lines().find(|l| l.trim_start().starts_with("x7y7z7 ")).expect("listed");
+    assert!(line.contains("3-gon"), "{line}");
+}
+
+#[test]
+fn grid_only_views_are_refused() {
+    let ball = engine("ball-diagram-test", BALL);
+    for opts in [Options { neighbours: true, ..Options::default() }, Options { hemispheres: true, ..Options::default() }] {
+        let err = orbis_diagram::render(&ball, &opts).expect_err("refused");
+        assert!(err.contains("polygon"), "{err}");
+    }
+}
+
+/// The pictures in docs/images that docs/language.md ("Polygon boards") shows. Regenerate with
+/// `UPDATE_IMAGES=1 cargo test --test polygon_diagrams`.
+#[test]
+fn polygon_images_are_current() {
+    let images = [
+        ("docs/images/cube-8x8-board.svg", engine("cube8-diagram-test", CUBE_8), Options { empty: true, ..Options::default() }),
+        ("docs/images/soccer-ball-board.svg", engine("ball-diagram-test", BALL), Options { empty: true, ..Options::default() }),
+        ("docs/images/cube-8x8-queen.svg", engine("cube8-diagram-test", CUBE_8), queen_moves()),
+        ("docs/images/soccer-ball-bishop.svg", engine("ball-diagram-test", BALL), bishop_moves()),
+    ];
+    for (file, engine, opts) in images {
+        let svg = render(&engine, opts);
+        let path = common::root().join(file);
+        if std::env::var_os("UPDATE_IMAGES").is_some() {
+            std::fs::write(&path, &svg).expect("written");
+        }
+        let current = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(current == svg, "{file} is out of date: UPDATE_IMAGES=1 cargo test --test polygon_diagrams");
+    }
+}
