@@ -168,3 +168,33 @@ fn straight_on_through_a_node_leaves_by_the_ring_square_opposite() {
     assert_eq!(s.name(), "sphere with 12 holes");
     assert_eq!(s.border_components, 12);
 }
+
+#[test]
+fn zones_from_the_gluing() {
+    // Each zone is the set of cells a rule applies from (`on ZONE`).
+    let source = r#"variant "webball zones"
+include "boards/webball.orbis"
+piece King K royal { step all }
+piece Star A { step all on star }
+piece Rings B { step all on rings }
+piece Spine C { step all on spine }
+piece Near D { step all on near-n }
+side white { zone star ring N*  zone rings border  zone spine inner  zone near-n around N  setup { K S } }
+side black { zone star ring S*  zone rings border  zone spine inner  zone near-n around S  setup { K N } }
+"#;
+    let path = common::root().join("examples/webball-zones.orbis");
+    let checked = orbis_compiler::check(path.to_str().expect("utf-8 path"), source);
+    assert!(!checked.has_errors(), "{}", checked.render(false));
+    let v = checked.variant.expect("a variant");
+    let zone = |piece: &str| -> BTreeSet<String> {
+        let p = v.pieces.iter().find(|p| p.name == piece).expect("piece");
+        let origins = p.rules[0].origins.as_ref().expect("on a zone");
+        origins[0].iter().map(|&c| v.board.cells[c].name.clone()).collect()
+    };
+    // The ring of the void * at the north pole: N A C E D with the edges between.
+    assert_eq!(zone("Star"), set("N* NA* A* AC* C* CE* E* DE* D* ND*"));
+    assert_eq!(zone("Rings").len(), 120);
+    assert_eq!(zone("Spine").len(), 50);
+    assert!(zone("Spine").iter().all(|n| !n.ends_with(['*', '#', '+', '?', '$'])));
+    assert_eq!(zone("Near"), set("NA ND NJ N* N# N+ NA* NA+ ND* ND# NJ# NJ+"));
+}

@@ -347,6 +347,49 @@ impl Complex {
         Surface { vertices: vertices.len(), edges, faces, euler, border_components: components, orientable, parts }
     }
 
+    /// The holes (border components), each as the cells with a side on it, in order of their
+    /// first cell.
+    pub fn holes(&self) -> Vec<Vec<CellIdx>> {
+        // Border sides chained end to end: the side after (c, s) along the border is found by
+        // walking round the vertex at its end until the next border side.
+        let Ok((vertices, vertex_of)) = self.vertices() else { return Vec::new() };
+        let mut seen: Vec<Vec<bool>> = self.sides.iter().map(|s| vec![false; s.len()]).collect();
+        let mut out = Vec::new();
+        for c in 0..self.len() {
+            for s in 0..self.degree(c) {
+                if self.sides[c][s].is_some() || seen[c][s] {
+                    continue;
+                }
+                let mut ring: Vec<CellIdx> = Vec::new();
+                let mut stack = vec![(c, s)];
+                while let Some((d, t)) = stack.pop() {
+                    if std::mem::replace(&mut seen[d][t], true) {
+                        continue;
+                    }
+                    if !ring.contains(&d) {
+                        ring.push(d);
+                    }
+                    // Both ends of the side: every border side at those vertices is on this hole.
+                    let k = self.degree(d);
+                    for corner in [t, (t + k - 1) % k] {
+                        let v = &vertices[vertex_of[d][corner]];
+                        for &(e, m) in &v.corners {
+                            let ke = self.degree(e);
+                            for side in [m, (m + 1) % ke] {
+                                if self.sides[e][side].is_none() && !seen[e][side] {
+                                    stack.push((e, side));
+                                }
+                            }
+                        }
+                    }
+                }
+                ring.sort();
+                out.push(ring);
+            }
+        }
+        out
+    }
+
     /// How many connected pieces the cells form.
     fn components(&self) -> usize {
         let mut seen = vec![false; self.len()];

@@ -483,6 +483,12 @@ pub enum Zone {
     Named { span: Span, name: Name },
     /// `sides N`: the cells of `N` sides on a board of polygons.
     Sides { span: Span, count: Int },
+    /// `around CELL`: the cells one step from it.
+    Around { span: Span, cell: Name },
+    /// `ring CELL`: the cells on the same hole's border as it.
+    Ring { span: Span, cell: Name },
+    /// `border` (every cell with a side on the border) or `inner` (every other cell).
+    Border { span: Span, inner: bool },
 }
 
 impl Zone {
@@ -493,7 +499,10 @@ impl Zone {
             | Zone::Cells { span, .. }
             | Zone::Lines { span, .. }
             | Zone::Named { span, .. }
-            | Zone::Sides { span, .. } => *span,
+            | Zone::Sides { span, .. }
+            | Zone::Around { span, .. }
+            | Zone::Ring { span, .. }
+            | Zone::Border { span, .. } => *span,
         }
     }
 }

@@ -207,6 +207,10 @@ fn describe_rule(rule: Rule) -> &'static str {
         Rule::kw_zone | Rule::zone_decl => "`zone`",
         Rule::kw_lines | Rule::zone_lines => "`lines`",
         Rule::kw_sides | Rule::zone_sides => "`sides`",
+        Rule::kw_around | Rule::zone_around => "`around`",
+        Rule::kw_ring | Rule::zone_ring => "`ring`",
+        Rule::kw_border | Rule::zone_border => "`border`",
+        Rule::kw_inner | Rule::zone_inner => "`inner`",
         Rule::kw_through => "`through`",
         Rule::zone_name => "a zone name",
         Rule::rule_on => "`on`",
@@ -350,6 +354,8 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_zone
             | Rule::kw_lines
             | Rule::kw_sides
+            | Rule::kw_around
+            | Rule::kw_ring
             | Rule::kw_through
             | Rule::kw_royal
             | Rule::kw_resets
@@ -950,6 +956,10 @@ fn build_zone(p: Pair<Rule>) -> Result<Zone, SyntaxError> {
         }
         Rule::zone_name => Zone::Named { span, name: Children::of(p).name()? },
         Rule::zone_sides => Zone::Sides { span, count: int_of(&Children::of(p).next()?)? },
+        Rule::zone_around => Zone::Around { span, cell: Children::of(p).name()? },
+        Rule::zone_ring => Zone::Ring { span, cell: Children::of(p).name()? },
+        Rule::zone_border => Zone::Border { span, inner: false },
+        Rule::zone_inner => Zone::Border { span, inner: true },
         _ => return Err(internal(span)),
     })
 }

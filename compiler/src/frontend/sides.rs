@@ -463,6 +463,17 @@ impl Frontend {
         None
     }
 
+    /// The board's complex of polygons, for zones that need one (`what` names the zone form).
+    fn polygon_complex<'b>(&mut self, board: &'b BoardInfo, span: Span, what: &str) -> Option<&'b crate::complex::Complex> {
+        if board.board.complex.is_none() {
+            let label = self.primary(span, "this board is not made of polygons");
+            self.error(format!("`{what}` zone on a board without polygon cells"), vec![label], vec![
+                "note: borders and holes come from the gluing of a board built with `polygon`, `mesh`, `box` or `web`".into(),
+            ]);
+        }
+        board.board.complex.as_ref()
+    }
+
     pub(super) fn zone(&mut self, zone: &ast::Zone, board: &BoardInfo, zones: &HashMap<String, Vec<CellId>>) -> Option<Vec<CellId>> {
         let grid = board.board.grid.as_ref();
         match zone {
@@ -489,6 +500,36 @@ impl Frontend {
                     return None;
                 }
                 Some(cells)
+            }
+            ast::Zone::Around { cell, .. } => {
+                let c = self.cell(cell, &board.cells_by_name, board.cells_complete, " on this board")?;
+                let h = board.board.headings.len();
+                let mut out = Vec::new();
+                for heading in 0..h {
+                    if let Some((d, _)) = board.board.step(c, heading) {
+                        if d != c {
+                            push_unique(&mut out, d);
+                        }
+                    }
+                }
+                Some(out)
+            }
+            ast::Zone::Ring { cell, span } => {
+                let complex = self.polygon_complex(board, *span, "ring")?;
+                let c = self.cell(cell, &board.cells_by_name, board.cells_complete, " on this board")?;
+                let holes = complex.holes();
+                match holes.iter().find(|h| h.contains(&c)) {
+                    Some(ring) => Some(ring.clone()),
+                    None => {
+                        let label = self.primary(cell.span, "no side of this cell is on the border");
+                        self.error(format!("`{}` is on no hole's border", cell.text), vec![label], vec!["note: `ring CELL` is the cells round the same hole (a void) as CELL".into()]);
+                        None
+                    }
+                }
+            }
+            ast::Zone::Border { span, inner } => {
+                let complex = self.polygon_complex(board, *span, if *inner { "inner" } else { "border" })?;
+                Some((0..complex.len()).filter(|&c| complex.sides[c].iter().any(Option::is_none) != *inner).collect())
             }
             ast::Zone::Lines { dirs, through, .. } => {
                 let hs = self.heading_set(dirs, board, None);
