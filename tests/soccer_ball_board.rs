@@ -206,3 +206,54 @@ side black { zone hexagons sides 6  setup { K L } }
     let checked = orbis_compiler::check("o", &grid.replacen("promote P to Q R B N on rank 8", "promote P to Q R B N on sides 4", 1));
     assert!(checked.render(false).contains("`sides` zone on a board without polygon cells"), "{}", checked.render(false));
 }
+
+#[test]
+fn rings_round_pentagons_and_equators() {
+    let v = ball();
+    let pentagons: Vec<CellId> = (0..32).filter(|&c| sides(&v, c) == 5).collect();
+    let adjacent = |a: CellId, b: CellId| around(&v, a).contains(&b);
+    // Round each pentagon a ring of five hexagons, each touching the next.
+    for &p in &pentagons {
+        let ring = around(&v, p);
+        assert_eq!(ring.len(), 5);
+        for i in 0..5 {
+            assert!(adjacent(ring[i], ring[(i + 1) % 5]), "round {}", name(&v, p));
+        }
+    }
+    // Each hexagon lies on three rings (it touches three pentagons).
+    for h in (0..32).filter(|&c| sides(&v, c) == 6) {
+        assert_eq!(pentagons.iter().filter(|&&p| around(&v, p).contains(&h)).count(), 3);
+    }
+    // Equators: for each pair of antipodal pentagons (the farthest apart), the hexagons touching
+    // neither form a closed chain of ten; six equators, three through each hexagon.
+    let dist = |from: CellId| {
+        let mut d = vec![usize::MAX; 32];
+        d[from] = 0;
+        let mut queue = VecDeque::from([from]);
+        while let Some(c) = queue.pop_front() {
+            for n in around(&v, c) {
+                if d[n] == usize::MAX {
+                    d[n] = d[c] + 1;
+                    queue.push_back(n);
+                }
+            }
+        }
+        d
+    };
+    let mut equators = BTreeSet::new();
+    for &p in &pentagons {
+        let d = dist(p);
+        let far = pentagons.iter().copied().max_by_key(|&q| d[q]).expect("pentagons");
+        let band: BTreeSet<CellId> = (0..32).filter(|&c| sides(&v, c) == 6 && !around(&v, p).contains(&c) && !around(&v, far).contains(&c)).collect();
+        assert_eq!(band.len(), 10, "equator of {} and {}", name(&v, p), name(&v, far));
+        // A closed chain: each of its hexagons touches exactly two others of it.
+        for &h in &band {
+            assert_eq!(around(&v, h).iter().filter(|n| band.contains(n)).count(), 2);
+        }
+        equators.insert(band.into_iter().collect::<Vec<_>>());
+    }
+    assert_eq!(equators.len(), 6);
+    for h in (0..32).filter(|&c| sides(&v, c) == 6) {
+        assert_eq!(equators.iter().filter(|e| e.contains(&h)).count(), 3);
+    }
+}
