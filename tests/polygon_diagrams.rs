@@ -1,7 +1,7 @@
 //! Diagrams of boards of polygon cells (`orbis diagram` from the layout the compiler puts in the
-//! tables): the cube nets (8x8 and 5x5), the soccer ball flattened round pentagon A, a queen's
-//! rays next to a corner triangle of the cube and a bishop's on a hexagon of the ball, and the
-//! text view. SVG and text snapshots (snapshots/polygon-*), every SVG parsed, every cell drawn
+//! tables): the cube nets (8x8 and 5x5), the soccer ball flattened round pentagon A, Webball as
+//! two halves round N and S, a queen's rays next to a corner triangle of the cube, a bishop's on
+//! a hexagon of the ball and a rook's on a node of Webball, and the text view. SVG and text snapshots (snapshots/polygon-*), every SVG parsed, every cell drawn
 //! and named exactly once per view, and the pictures in docs/images kept current.
 //!
 //! The variants are inline (the game files of the cube and the ball are their own work): the
@@ -38,6 +38,15 @@ side white { setup { K x0 R A } }
 side black { setup { K z0 B L } }
 "#;
 
+const WEBBALL: &str = r#"variant "Webball board"
+include "boards/webball.orbis"
+piece King K royal { step all }
+piece Rook R { slide orth }
+piece Bishop B { slide diag }
+side white { setup { K S R P } }
+side black { setup { K N B A } }
+"#;
+
 /// Compiled (through the binary format, so the layout section is read back) and loaded.
 fn engine(name: &str, source: &str) -> Engine {
     let path = common::root().join(format!("examples/{name}.orbis"));
@@ -48,7 +57,7 @@ fn engine(name: &str, source: &str) -> Engine {
 }
 
 fn boards() -> Vec<(&'static str, Engine)> {
-    vec![("cube-8x8", engine("cube8-diagram-test", CUBE_8)), ("cube-5x5", engine("cube5-diagram-test", CUBE_5)), ("soccer-ball", engine("ball-diagram-test", BALL))]
+    vec![("cube-8x8", engine("cube8-diagram-test", CUBE_8)), ("cube-5x5", engine("cube5-diagram-test", CUBE_5)), ("soccer-ball", engine("ball-diagram-test", BALL)), ("webball", engine("webball-diagram-test", WEBBALL))]
 }
 
 fn render(engine: &Engine, opts: Options) -> String {
@@ -70,16 +79,27 @@ fn bishop_moves() -> Options {
     Options { moves: Some("Bishop@x2".into()), paths: true, ..Options::default() }
 }
 
+fn rook_moves() -> Options {
+    // On node B, next to the equator: its line through BQ goes on into the south half.
+    Options { moves: Some("Rook@B".into()), paths: true, ..Options::default() }
+}
+
 /// Parses the SVG; every cell's name is one `<text>`, and every text inside the drawing names a
 /// cell or belongs to the title and legends.
 fn check_svg(label: &str, svg: &str, t: &Tables) {
     let doc = roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("{label}: not well-formed XML: {e}"));
     assert_eq!(doc.root_element().tag_name().name(), "svg", "{label}");
     let texts: Vec<&str> = doc.descendants().filter(|n| n.has_tag_name("text")).filter_map(|n| n.text()).collect();
-    let views = t.layout.as_ref().expect("layout").views.len();
-    for name in &t.cells {
+    let views = &t.layout.as_ref().expect("layout").views;
+    for (cell, name) in t.cells.iter().enumerate() {
         let count = texts.iter().filter(|&&x| x == name.as_str()).count();
-        assert_eq!(count, views, "{label}: cell {name} is named {count} times");
+        let drawn = views.iter().filter(|v| v.cells.iter().any(|c| c.cell as usize == cell)).count();
+        assert_eq!(count, drawn, "{label}: cell {name} is named {count} times");
+    }
+    // Names stay legible at the natural size (Webball's; the cube's corner triangles are small).
+    for node in doc.descendants().filter(|n| n.has_tag_name("text")).filter(|_| label.starts_with("webball")) {
+        let size: f64 = node.attribute("font-size").and_then(|v| v.parse().ok()).unwrap_or(0.0);
+        assert!(size >= 9.0, "{label}: {:?} at {size} px", node.text());
     }
 }
 
@@ -88,11 +108,20 @@ fn every_cell_is_drawn_once_per_view() {
     for (name, engine) in boards() {
         let t = engine.tables();
         let layout = t.layout.as_ref().unwrap_or_else(|| panic!("{name}: no layout"));
-        assert_eq!(layout.views.len(), 1, "{name}");
+        assert_eq!(layout.views.len(), if name == "webball" { 2 } else { 1 }, "{name}");
+        let mut all: Vec<u16> = layout.views.iter().flat_map(|v| v.cells.iter().map(|c| c.cell)).collect();
+        all.sort();
+        all.dedup();
+        assert_eq!(all, (0..t.cells.len() as u16).collect::<Vec<_>>(), "{name}: every cell in some view");
         for view in &layout.views {
             let mut cells: Vec<u16> = view.cells.iter().map(|c| c.cell).collect();
             cells.sort();
-            assert_eq!(cells, (0..t.cells.len() as u16).collect::<Vec<_>>(), "{name} {}", view.name);
+            let mut once = cells.clone();
+            once.dedup();
+            assert_eq!(cells, once, "{name} {}: a cell drawn twice", view.name);
+            if layout.views.len() == 1 {
+                assert_eq!(cells, (0..t.cells.len() as u16).collect::<Vec<_>>(), "{name} {}", view.name);
+            }
             for c in &view.cells {
                 // Ports: a side and a corner per side of the cell.
                 let k = c.ports.len() / 2;
@@ -139,6 +168,65 @@ fn the_ball_is_centred_on_a_with_l_as_the_outer_ring() {
     }
 }
 
+/// Whether `p` lies inside the closed polygon `poly` (even-odd).
+fn inside(p: [f32; 2], poly: &[[f32; 2]]) -> bool {
+    let mut inside = false;
+    for i in 0..poly.len() {
+        let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
+        if (a[1] > p[1]) != (b[1] > p[1]) && p[0] < a[0] + (p[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0]) {
+            inside = !inside;
+        }
+    }
+    inside
+}
+
+/// Webball (a sphere with 12 holes) as two halves like the page's: round N (A, D, J
+/// counterclockwise) and round S seen from below (P, U, X counterclockwise); every cell whole in
+/// at least one, every step between two cells within one view, no cell over another.
+#[test]
+fn webball_is_drawn_as_two_halves_round_n_and_s() {
+    let engine = engine("webball-diagram-test", WEBBALL);
+    let t = engine.tables();
+    let layout = t.layout.as_ref().expect("layout");
+    let names: Vec<&str> = layout.views.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(names, ["north", "south"]);
+    let find = |v: usize, n: &str| layout.views[v].cells.iter().find(|c| t.cells[c.cell as usize] == n);
+    for (v, centre, ring) in [(0, "N", ["A", "D", "J"]), (1, "S", ["P", "U", "X"])] {
+        let c = find(v, centre).unwrap_or_else(|| panic!("{centre} in view {v}"));
+        assert!(c.label[0].abs() < 1e-3 && c.label[1].abs() < 1e-3, "{centre} at the centre of view {v}: {:?}", c.label);
+        let angle = |n: &str| {
+            let l = find(v, n).expect("drawn").label;
+            l[1].atan2(l[0])
+        };
+        let turn = |a: f32, b: f32| (b - a).rem_euclid(std::f32::consts::TAU);
+        let (a, b, c) = (angle(ring[0]), angle(ring[1]), angle(ring[2]));
+        assert!(turn(a, b) < turn(a, c), "{ring:?} counterclockwise round {centre}");
+    }
+    // The halves hold about half the board each (with the equator's cells in both).
+    for view in &layout.views {
+        assert!(view.cells.len() > 85 && view.cells.len() < 120, "{}: {} cells", view.name, view.cells.len());
+    }
+    for view in &layout.views {
+        for a in &view.cells {
+            assert!(inside(a.label, &a.contours[0]), "{}: {}'s name inside it", view.name, t.cells[a.cell as usize]);
+            for b in view.cells.iter().filter(|b| b.cell != a.cell) {
+                assert!(!inside(a.label, &b.contours[0]), "{}: {} drawn over {}", view.name, t.cells[b.cell as usize], t.cells[a.cell as usize]);
+            }
+        }
+    }
+    let heads = t.headings.len();
+    for from in 0..t.cells.len() {
+        for h in 0..heads {
+            let (to, _) = t.step[from * heads + h];
+            if to == orbis_runtime::tables::NO_CELL {
+                continue;
+            }
+            let together = layout.views.iter().any(|v| [from as u16, to].iter().all(|x| v.cells.iter().any(|c| c.cell == *x)));
+            assert!(together, "the step from {} to {} is in no view", t.cells[from], t.cells[to as usize]);
+        }
+    }
+}
+
 #[test]
 fn layout_sections_stay_small() {
     for (name, engine) in boards() {
@@ -169,6 +257,14 @@ fn svg_snapshots() {
     check_svg("ball bishop", &svg, ball.tables());
     assert!(!svg.contains("across a seam"), "the ball is drawn without cuts");
     snapshot("polygon-svg-soccer-ball-bishop-moves", &svg);
+    let web = engine("webball-diagram-test", WEBBALL);
+    let svg = render(&web, rook_moves());
+    check_svg("webball rook", &svg, web.tables());
+    snapshot("polygon-svg-webball-rook-moves", &svg);
+    // A sensible size: each half under 1,500 pixels.
+    let doc = roxmltree::Document::parse(&svg).expect("parses");
+    let size = |a: &str| doc.root_element().attribute(a).and_then(|v| v.parse::<f64>().ok()).expect("size");
+    assert!(size("width") < 1500.0 && size("height") < 3000.0, "{} x {}", size("width"), size("height"));
 }
 
 #[test]
@@ -207,6 +303,8 @@ fn polygon_images_are_current() {
         ("docs/images/soccer-ball-board.svg", engine("ball-diagram-test", BALL), Options { empty: true, ..Options::default() }),
         ("docs/images/cube-8x8-queen.svg", engine("cube8-diagram-test", CUBE_8), queen_moves()),
         ("docs/images/soccer-ball-bishop.svg", engine("ball-diagram-test", BALL), bishop_moves()),
+        ("docs/images/webball-board.svg", engine("webball-diagram-test", WEBBALL), Options { empty: true, ..Options::default() }),
+        ("docs/images/webball-rook.svg", engine("webball-diagram-test", WEBBALL), rook_moves()),
     ];
     for (file, engine, opts) in images {
         let svg = render(&engine, opts);

@@ -15,13 +15,22 @@
 //!   three corners the three face squares it steps to diagonally, and its long side faces the
 //!   cut. So every cell appears once, shaped as it is (squares and triangles), and the faces read
 //!   as ordinary boards.
-//! - A closed surface of genus 0 (the soccer ball): its vertices on a sphere, from the cells'
-//!   points in space when the construction knows them (a mesh's face centres), else from a Tutte
-//!   embedding lifted to the sphere and relaxed; then an azimuthal equidistant projection centred
-//!   on the first cell (pentagon A of the ball), edges drawn as projected great-circle arcs. The
+//! - A closed surface of genus 0 whose cells have points in space (the soccer ball, a mesh): its
+//!   vertices on a sphere from those points; then an azimuthal equidistant projection centred on
+//!   the first cell (pentagon A of the ball), edges drawn as projected great-circle arcs. The
 //!   cell round the antipode (L) becomes the ring between its own border and the rim.
-//! - A disc or a sphere with holes: a Tutte (barycentric) embedding of the vertex graph with the
-//!   longest border pinned on a circle; holes stay empty.
+//! - A sphere with two or more holes (Webball, the `web` of a polyhedron), or a closed surface of
+//!   genus 0 known only by its gluing: each hole filled with a virtual vertex joined to its
+//!   border; a Tutte embedding (the cell farthest from the first as the outer face) lifted to the
+//!   sphere and relaxed, then evened out (every cell pulled towards a regular polygon of one
+//!   common side, every hole towards a regular polygon round its virtual vertex). Drawn as two
+//!   halves ([`hemispheres`]), azimuthal equidistant projections seen from outside: `north`
+//!   round the first cell (N), `south` round the cell farthest from it (S), each with the cells
+//!   nearer its centre, the cells as near to both (the equator's), and every cell one step from
+//!   its own: so every cell is whole in at least one view and every step lies within one. Holes
+//!   stay empty.
+//! - A disc: a Tutte (barycentric) embedding of the vertex graph with its border pinned on a
+//!   circle.
 //!
 //! Everything is deterministic (no hash-map order, fixed iteration counts). Coordinates are in
 //! board units (a typical cell about 1 across), y pointing up; each view is oriented so that the
@@ -44,21 +53,30 @@ pub fn layout(board: &Board) -> Option<Layout> {
         return None;
     }
     let shades = shades(complex);
-    let view = match box_net(complex) {
-        Some(view) => view,
+    let views = match box_net(complex) {
+        Some(view) => vec![view],
         None => {
             let geo = complex.geometry();
             let s = complex.surface();
             if s.parts != 1 || !s.orientable || s.euler + s.border_components as i64 != 2 {
                 return None;
             }
-            let mut view = if s.border_components == 0 { sphere(complex, &geo)? } else { disc(complex, &geo)? };
-            orient(complex, &mut view);
-            normalise(&mut view);
-            view
+            let positioned = complex.positions.iter().all(Option::is_some);
+            let mut views = if s.border_components == 0 && positioned {
+                vec![sphere(complex, &geo)?]
+            } else if s.border_components == 1 {
+                vec![disc(complex, &geo)?]
+            } else {
+                hemispheres(complex, &geo)?
+            };
+            for view in &mut views {
+                orient(complex, view);
+            }
+            normalise(&mut views);
+            views
         }
     };
-    Some(Layout { shades, views: vec![view] })
+    Some(Layout { shades, views })
 }
 
 /// Shades: two colours when cells sharing a side can always differ (the cube); else the most
@@ -341,9 +359,9 @@ fn tutte(adj: &[Vec<usize>], pinned: &BTreeMap<usize, P2>) -> Vec<P2> {
     pos
 }
 
-/// A disc or a sphere with holes: Tutte with the longest border on the unit circle.
-fn disc(c: &Complex, geo: &Geometry) -> Option<LayoutView> {
-    // Border sides chain into cycles, the surface on their left.
+/// The border's cycles of vertices, each with the surface on its left (a hole's cycle runs
+/// clockwise round the hole seen from outside).
+fn border_cycles(c: &Complex, geo: &Geometry) -> Option<Vec<Vec<usize>>> {
     let mut next: BTreeMap<usize, usize> = BTreeMap::new();
     for cell in 0..c.len() {
         for (i, g) in c.sides[cell].iter().enumerate() {
@@ -371,6 +389,12 @@ fn disc(c: &Complex, geo: &Geometry) -> Option<LayoutView> {
         }
         cycles.push(cycle);
     }
+    Some(cycles)
+}
+
+/// A disc: Tutte with its border on the unit circle.
+fn disc(c: &Complex, geo: &Geometry) -> Option<LayoutView> {
+    let cycles = border_cycles(c, geo)?;
     let outer = cycles.iter().max_by_key(|c| c.len())?;
     let n = outer.len() as f64;
     let pinned: BTreeMap<usize, P2> = outer.iter().enumerate().map(|(i, &v)| (v, [(TAU * i as f64 / n).cos(), (TAU * i as f64 / n).sin()])).collect();
@@ -390,36 +414,123 @@ fn disc(c: &Complex, geo: &Geometry) -> Option<LayoutView> {
     Some(LayoutView { name: "board".into(), cells })
 }
 
-/// A closed surface of genus 0: its vertices on the unit sphere, projected from the first cell.
-fn sphere(c: &Complex, geo: &Geometry) -> Option<LayoutView> {
+/// Where the vertices lie on the unit sphere, and where the holes' centres lie (one per border
+/// cycle, in the order of [`border_cycles`]): from the cells' points in space when the
+/// construction knows them all (a mesh's face centres), else from the gluing alone with each hole
+/// filled by a virtual vertex joined to its border ([`relaxed`]), turned so that the cells run
+/// counterclockwise seen from outside.
+fn sphere_dirs(c: &Complex, geo: &Geometry) -> Option<(Vec<P3>, Vec<P3>)> {
     let adj = vertex_graph(c, geo);
-    let dirs = match c.positions.iter().copied().collect::<Option<Vec<P3>>>() {
+    let (dirs, holes) = match c.positions.iter().copied().collect::<Option<Vec<P3>>>() {
         Some(points) => {
             let n = points.len() as f64;
             let centre = points.iter().fold([0.0; 3], |a, p| add3(a, *p)).map(|v| v / n);
-            geo.vertices
+            let dirs = geo
+                .vertices
                 .iter()
                 .map(|v| {
                     let s = v.corners.iter().fold([0.0; 3], |a, &(cell, _)| add3(a, points[cell]));
                     normalise3(sub3(s.map(|x| x / v.corners.len() as f64), centre))
                 })
-                .collect::<Vec<_>>()
+                .collect::<Vec<_>>();
+            let holes = border_cycles(c, geo)?
+                .iter()
+                .map(|cycle| normalise3(cycle.iter().fold([0.0; 3], |a, &v| add3(a, dirs[v]))))
+                .collect();
+            (dirs, holes)
         }
-        None => relaxed(c, geo, &adj)?,
+        None => {
+            let cycles = border_cycles(c, geo)?;
+            let mut adj = adj;
+            let first_hole = adj.len();
+            for (h, cycle) in cycles.iter().enumerate() {
+                adj.push(cycle.clone());
+                for &v in cycle {
+                    adj[v].push(first_hole + h);
+                }
+            }
+            let mut all = relaxed(c, geo, &adj)?;
+            evened(c, geo, &cycles, &mut all);
+            // Seen from outside, the first cell's corners turn counterclockwise round it.
+            let k = c.degree(0);
+            let n0 = geo.vertex_of[0].iter().fold([0.0; 3], |a, &v| add3(a, all[v]));
+            let turn: f64 = (0..k).map(|i| dot(cross(all[geo.vertex_of[0][i]], all[geo.vertex_of[0][(i + 1) % k]]), n0)).sum();
+            if turn < 0.0 {
+                for d in &mut all {
+                    d[0] = -d[0];
+                }
+            }
+            let holes = all.split_off(first_hole);
+            (all, holes)
+        }
     };
-    if dirs.iter().any(|d| d.iter().any(|x| !x.is_finite())) {
+    if dirs.iter().chain(&holes).any(|d| d.iter().any(|x| !x.is_finite())) {
         return None;
     }
-    // The frame: centred on the first cell, its first corner straight up.
-    let cell_dir = |cell: CellIdx| normalise3(geo.vertex_of[cell].iter().fold([0.0; 3], |a, &v| add3(a, dirs[v])));
-    let n0 = cell_dir(0);
-    let up = normalise3(reject(dirs[geo.vertex_of[0][0]], n0));
-    let right = cross(up, n0);
-    let project = |d: P3| -> P2 {
-        let theta = dot(d, n0).clamp(-1.0, 1.0).acos();
-        let phi = dot(d, up).atan2(dot(d, right));
+    Some((dirs, holes))
+}
+
+/// An azimuthal equidistant projection of the sphere seen from outside: `centre` in the middle,
+/// `up` (a tangent direction there) up the page.
+#[derive(Clone, Copy)]
+struct Frame {
+    centre: P3,
+    up: P3,
+    right: P3,
+}
+
+impl Frame {
+    fn new(centre: P3, up: P3) -> Frame {
+        let up = normalise3(reject(up, centre));
+        Frame { centre, up, right: cross(up, centre) }
+    }
+
+    fn project(&self, d: P3) -> P2 {
+        let theta = dot(d, self.centre).clamp(-1.0, 1.0).acos();
+        let phi = dot(d, self.up).atan2(dot(d, self.right));
         [theta * phi.cos(), theta * phi.sin()]
-    };
+    }
+}
+
+/// A cell drawn on the sphere: its sides as great-circle arcs of `arcs(side)` segments each, its
+/// name at the projection of its corners' mean direction.
+fn sphere_cell(c: &Complex, geo: &Geometry, dirs: &[P3], frame: &Frame, cell: CellIdx, arcs: &dyn Fn(P3, P3) -> usize) -> (Vec<P2>, Vec<P2>, P2) {
+    let k = c.degree(cell);
+    let mut contour = Vec::with_capacity(k * 6);
+    let mut ports = Vec::with_capacity(2 * k);
+    for i in 0..k {
+        let (a, b) = side_ends(c, geo, cell, i);
+        let arc = arcs(dirs[a], dirs[b]).max(1);
+        for s in 0..arc {
+            contour.push(frame.project(slerp(dirs[a], dirs[b], s as f64 / arc as f64)));
+        }
+        ports.push(frame.project(slerp(dirs[a], dirs[b], 0.5)));
+        ports.push(frame.project(dirs[b]));
+    }
+    let label = frame.project(cell_dir(geo, dirs, cell));
+    (contour, ports, label)
+}
+
+/// The mean direction of a cell's corners.
+fn cell_dir(geo: &Geometry, dirs: &[P3], cell: CellIdx) -> P3 {
+    normalise3(geo.vertex_of[cell].iter().fold([0.0; 3], |a, &v| add3(a, dirs[v])))
+}
+
+fn layout_cell(cell: CellIdx, label: P2, contours: &[Vec<P2>], ports: &[P2]) -> LayoutCell {
+    LayoutCell {
+        cell: cell as u16,
+        label: f32s(label),
+        contours: contours.iter().map(|k| k.iter().map(|&p| f32s(p)).collect()).collect(),
+        ports: ports.iter().map(|&p| f32s(p)).collect(),
+    }
+}
+
+/// A closed surface of genus 0: its vertices on the unit sphere, projected from the first cell.
+fn sphere(c: &Complex, geo: &Geometry) -> Option<LayoutView> {
+    let (dirs, _) = sphere_dirs(c, geo)?;
+    // The frame: centred on the first cell, its first corner straight up.
+    let n0 = cell_dir(geo, &dirs, 0);
+    let frame = Frame::new(n0, dirs[geo.vertex_of[0][0]]);
     // The cell round the antipode, if any, is drawn as a ring.
     let anti = n0.map(|x| -x);
     let inside = |cell: CellIdx| {
@@ -430,20 +541,9 @@ fn sphere(c: &Complex, geo: &Geometry) -> Option<LayoutView> {
         })
     };
     let ring = (1..c.len()).find(|&cell| inside(cell));
-    const ARC: usize = 6;
     let mut cells = Vec::with_capacity(c.len());
     for cell in 0..c.len() {
-        let k = c.degree(cell);
-        let mut contour = Vec::with_capacity(k * ARC);
-        let mut ports = Vec::with_capacity(2 * k);
-        for i in 0..k {
-            let (a, b) = side_ends(c, geo, cell, i);
-            for s in 0..ARC {
-                contour.push(project(slerp(dirs[a], dirs[b], s as f64 / ARC as f64)));
-            }
-            ports.push(project(slerp(dirs[a], dirs[b], 0.5)));
-            ports.push(project(dirs[b]));
-        }
+        let (contour, ports, label) = sphere_cell(c, geo, &dirs, &frame, cell, &|_, _| 6);
         let (contours, label) = if Some(cell) == ring {
             // Outer rim, then the cell's own border; the name at the top of the ring. The rim is
             // the antipode's circle, moved out to leave the ring about a cell wide.
@@ -453,17 +553,53 @@ fn sphere(c: &Complex, geo: &Geometry) -> Option<LayoutView> {
             let top = contour.iter().filter(|p| p[0].abs() < 0.3).map(|p| p[1]).fold(0.0, f64::max);
             (vec![rim, contour], [0.0, (top + r) / 2.0])
         } else {
-            let label = project(cell_dir(cell));
             (vec![contour], label)
         };
-        cells.push(LayoutCell {
-            cell: cell as u16,
-            label: f32s(label),
-            contours: contours.iter().map(|k| k.iter().map(|&p| f32s(p)).collect()).collect(),
-            ports: ports.iter().map(|&p| f32s(p)).collect(),
-        });
+        cells.push(layout_cell(cell, label, &contours, &ports));
     }
     Some(LayoutView { name: "sphere".into(), cells })
+}
+
+/// A sphere with holes, or a closed one known only by its gluing: two views, `north` round the
+/// first cell and `south` round the cell farthest from it, both seen from outside (so the south
+/// one as from below its pole) and turned so that the meridian at the bottom of the north view is
+/// at the top of the south one. Each view holds the cells nearer its centre than the other's
+/// (cells as near to both, such as those on the equator, in both) and every cell one step from
+/// them, so each cell appears whole in at least one view and every step between two cells lies
+/// whole in one. Holes are left empty.
+fn hemispheres(c: &Complex, geo: &Geometry) -> Option<Vec<LayoutView>> {
+    let (dirs, _holes) = sphere_dirs(c, geo)?;
+    let centres: Vec<P3> = (0..c.len()).map(|cell| cell_dir(geo, &dirs, cell)).collect();
+    let n0 = centres[0];
+    let far = (0..c.len()).min_by(|&a, &b| dot(centres[a], n0).total_cmp(&dot(centres[b], n0)))?;
+    let n1 = centres[far];
+    let north = Frame::new(n0, dirs[geo.vertex_of[0][0]]);
+    // Down the north view, then on round the sphere: up the south view.
+    let down = north.up.map(|x| -x);
+    let south_up = if reject(down, n1).iter().map(|x| x.abs()).sum::<f64>() > 1e-6 { down } else { dirs[geo.vertex_of[far][0]] };
+    let south = Frame::new(n1, south_up);
+    const TIE: f64 = 1e-2;
+    let tie: Vec<bool> = centres.iter().map(|&d| (dot(d, n0) - dot(d, n1)).abs() <= TIE).collect();
+    let mut views = Vec::new();
+    for (name, frame, other) in [("north", north, n1), ("south", south, n0)] {
+        let core: Vec<bool> = centres.iter().zip(&tie).map(|(&d, &t)| !t && dot(d, frame.centre) > dot(d, other)).collect();
+        let mut member: Vec<bool> = core.iter().zip(&tie).map(|(&a, &b)| a || b).collect();
+        for cell in (0..c.len()).filter(|&x| core[x]) {
+            for (to, _) in geo.step[cell].iter().flatten() {
+                member[*to] = true;
+            }
+        }
+        let arcs = |a: P3, b: P3| (dot(a, b).clamp(-1.0, 1.0).acos() / 0.1).ceil() as usize;
+        let cells = (0..c.len())
+            .filter(|&x| member[x])
+            .map(|cell| {
+                let (contour, ports, label) = sphere_cell(c, geo, &dirs, &frame, cell, &|a, b| arcs(a, b).min(6));
+                layout_cell(cell, label, &[contour], &ports)
+            })
+            .collect();
+        views.push(LayoutView { name: name.into(), cells });
+    }
+    Some(views)
 }
 
 /// Vertex directions for a sphere known only by its gluing: a Tutte embedding with the cell
@@ -505,6 +641,62 @@ fn relaxed(c: &Complex, geo: &Geometry, adj: &[Vec<usize>]) -> Option<Vec<P3>> {
     Some(dirs)
 }
 
+/// Evens out a relaxed embedding (whose cells shrink where many meet and grow where few do):
+/// every cell pulled towards a regular polygon of one common side, each hole towards a regular
+/// polygon of that side round its virtual vertex (the last vertices of `dirs`, one per cycle),
+/// the side chosen so that these polygons' areas add up to the sphere's. Distances are chords,
+/// each constraint met in turn (half the error from each end), then every vertex back on the
+/// sphere; a fixed number of sweeps.
+fn evened(c: &Complex, geo: &Geometry, cycles: &[Vec<usize>], dirs: &mut [P3]) {
+    let area = |k: usize| k as f64 / (4.0 * (PI / k as f64).tan());
+    let total: f64 = (0..c.len()).map(|x| area(c.degree(x))).sum::<f64>() + cycles.iter().map(|h| area(h.len())).sum::<f64>();
+    let side = (4.0 * PI / total).sqrt();
+    // Chord of a regular k-gon of side `side` between corners `d` apart.
+    let chord = |k: usize, d: usize| side * (PI * d as f64 / k as f64).sin() / (PI / k as f64).sin();
+    let mut springs: Vec<(usize, usize, f64)> = Vec::new();
+    for cell in 0..c.len() {
+        let (k, v) = (c.degree(cell), &geo.vertex_of[cell]);
+        for i in 0..k {
+            for j in i + 1..k {
+                if v[i] != v[j] {
+                    springs.push((v[i], v[j], chord(k, j - i)));
+                }
+            }
+        }
+    }
+    let first_hole = dirs.len() - cycles.len();
+    for (h, cycle) in cycles.iter().enumerate() {
+        let m = cycle.len().max(3);
+        let radius = side / (2.0 * (PI / m as f64).sin());
+        for &v in cycle {
+            springs.push((first_hole + h, v, radius));
+        }
+    }
+    let mut count = vec![0.0f64; dirs.len()];
+    for &(a, b, _) in &springs {
+        count[a] += 1.0;
+        count[b] += 1.0;
+    }
+    for _ in 0..3000 {
+        let mut moves = vec![[0.0; 3]; dirs.len()];
+        for &(a, b, target) in &springs {
+            let d = sub3(dirs[b], dirs[a]);
+            let len = dot(d, d).sqrt();
+            if len < 1e-12 {
+                continue;
+            }
+            let k = 0.5 * (len - target) / len;
+            moves[a] = add3(moves[a], d.map(|x| x * k));
+            moves[b] = sub3(moves[b], d.map(|x| x * k));
+        }
+        for (v, d) in dirs.iter_mut().enumerate() {
+            if count[v] > 0.0 {
+                *d = normalise3(add3(*d, moves[v].map(|x| x / count[v])));
+            }
+        }
+    }
+}
+
 /// Mirrors a view whose first cell runs clockwise, so sides run counterclockwise on the page.
 fn orient(c: &Complex, view: &mut LayoutView) {
     let Some(first) = view.cells.iter().find(|x| c.degree(x.cell as usize) >= 3 && x.contours.len() == 1) else { return };
@@ -520,11 +712,11 @@ fn orient(c: &Complex, view: &mut LayoutView) {
     }
 }
 
-/// Scales a view so that the median cell is about one unit across.
-fn normalise(view: &mut LayoutView) {
-    let mut sizes: Vec<f64> = view
-        .cells
+/// Scales views alike so that their median cell is about one unit across.
+fn normalise(views: &mut [LayoutView]) {
+    let mut sizes: Vec<f64> = views
         .iter()
+        .flat_map(|v| &v.cells)
         .filter(|x| x.contours.len() == 1)
         .map(|x| signed_area(&x.contours[0].iter().map(|p| [p[0] as f64, p[1] as f64]).collect::<Vec<_>>()).abs().sqrt())
         .collect();
@@ -534,7 +726,7 @@ fn normalise(view: &mut LayoutView) {
         return;
     }
     let k = (1.0 / median) as f32;
-    for cell in &mut view.cells {
+    for cell in views.iter_mut().flat_map(|v| &mut v.cells) {
         cell.label = cell.label.map(|v| v * k);
         for p in cell.contours.iter_mut().flatten().chain(cell.ports.iter_mut()) {
             *p = p.map(|v| v * k);

@@ -867,6 +867,17 @@ fn segment_distance(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
     (x * x + y * y).sqrt()
 }
 
+/// The caption of one of several views: its name; for the two halves of a sphere, which cell
+/// each is centred on (the one drawn nearest the view's origin).
+fn caption(b: &Board, view: &orbis_runtime::tables::LayoutView) -> String {
+    let centre = view.cells.iter().min_by(|x, y| x.label[0].hypot(x.label[1]).total_cmp(&y.label[0].hypot(y.label[1])));
+    match (view.name.as_str(), centre) {
+        ("north", Some(c)) => format!("North half: round {}, seen from outside (heavy lines: the view's edge)", b.name(c.cell as usize)),
+        ("south", Some(c)) => format!("South half: round {}, seen from outside, so from below (its top meets the north half's bottom)", b.name(c.cell as usize)),
+        _ => view.name.clone(),
+    }
+}
+
 /// Boards of polygon cells, drawn from the layout in their tables: each view (the cube's net, the
 /// ball flattened round a cell) with every cell outlined, shaded and named; pieces, marks and rays
 /// as on the grid, a ray's step drawn straight between centres where the two cells touch in the
@@ -901,7 +912,7 @@ pub fn layout_board(b: &Board, scene: &Scene) -> String {
     let mut geoms = Vec::new();
     for (view, &(x0, x1, y0, y1)) in layout.views.iter().zip(&bounds) {
         if caption_h > 0.0 {
-            doc.text(pad, top + 16.0, 14.0, "start", INK, " font-weight=\"bold\"", &view.name);
+            doc.text(pad, top + 16.0, 14.0, "start", INK, " font-weight=\"bold\"", &caption(b, view));
             top += caption_h;
         }
         let left = (width - (x1 - x0) * unit) / 2.0;
@@ -909,6 +920,7 @@ pub fn layout_board(b: &Board, scene: &Scene) -> String {
         let mut cells = vec![None; b.cells()];
         let mut ports = vec![Vec::new(); b.cells()];
         let mut ring = vec![false; b.cells()];
+        let mut outline: Vec<Vec<(f64, f64)>> = vec![Vec::new(); b.cells()];
         for c in &view.cells {
             let cell = c.cell as usize;
             let mut d = String::new();
@@ -933,6 +945,9 @@ pub fn layout_board(b: &Board, scene: &Scene) -> String {
             cells[cell] = Some(CellGeom { d, cx, cy, size: (2.0 * r).min(unit * 1.2) });
             ports[cell] = c.ports.iter().map(at).collect();
             ring[cell] = c.contours.len() > 1;
+            if c.contours.len() == 1 {
+                outline[cell] = c.contours[0].iter().map(at).collect();
+            }
         }
         let centre = at(&[((x0 + x1) / 2.0) as f32, ((y0 + y1) / 2.0) as f32]);
         // Cells, by shade, outlined.
@@ -956,7 +971,18 @@ pub fn layout_board(b: &Board, scene: &Scene) -> String {
                 let glued = ports[to].iter().any(|q| (q.0 - p[side].0).abs() + (q.1 - p[side].1).abs() < unit * 0.02);
                 if !glued && p.len() >= 4 {
                     let (a, z) = (p[(side + p.len() - 1) % p.len()], p[side + 1]);
-                    let _ = write!(cuts, "M{} {}L{} {}", n(a.0), n(a.1), n(z.0), n(z.1));
+                    // Along the outline from corner to corner (a side drawn as an arc), else straight.
+                    let o = &outline[cell];
+                    let near = |q: (f64, f64)| (0..o.len()).find(|&i| (o[i].0 - q.0).abs() + (o[i].1 - q.1).abs() < 0.5);
+                    let _ = write!(cuts, "M{} {}", n(a.0), n(a.1));
+                    if let (Some(i), Some(j)) = (near(a), near(z)) {
+                        let mut k = (i + 1) % o.len();
+                        while k != j {
+                            let _ = write!(cuts, "L{} {}", n(o[k].0), n(o[k].1));
+                            k = (k + 1) % o.len();
+                        }
+                    }
+                    let _ = write!(cuts, "L{} {}", n(z.0), n(z.1));
                 }
             }
         }
