@@ -4,10 +4,13 @@
 //! counted several times; the best time is reported. The counts are checked against the expected
 //! values, so a fast wrong engine cannot report a speed.
 //!
-//! Two parts: the fixed cases below, then a same-depth comparison of the Spherical Chess family:
+//! Three parts: the fixed cases below, then a same-depth comparison of the Spherical Chess family:
 //! perft 5 from the start of every variant file in examples/spherical/ (found by listing the
 //! directory, libraries left out), next to orthodox and cylindrical, each with its cost per node
-//! relative to orthodox (orthodox nodes/s divided by the version's; the goal is at most 1.25).
+//! relative to orthodox (orthodox nodes/s divided by the version's; the goal is at most 1.25);
+//! last the boards of polygons (the test positions of tests/polygon/), at depths that take about
+//! as long as orthodox perft 5, with the cost per leaf and per generated position (their
+//! branching differs too much from orthodox for one depth to fit all).
 
 use orbis_runtime::{Engine, Tables};
 use std::path::Path;
@@ -44,6 +47,14 @@ const ORTHODOX_PERFT_4: u64 = 197_281;
 /// Runs per family position (most take a tenth of a second; the best time is kept, so more runs
 /// make the ratios steadier on a shared machine).
 const FAMILY_RUNS: usize = 10;
+
+/// The boards of polygons: (file, depth, quick depth).
+const POLYGON_CASES: &[(&str, usize, usize)] = &[
+    ("tests/polygon/cube-riders.orbis", 3, 2),
+    ("tests/polygon/cube-5x5-riders.orbis", 4, 3),
+    ("tests/polygon/ball-riders.orbis", 5, 4),
+    ("tests/polygon/webball-riders.orbis", 4, 3),
+];
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -125,5 +136,39 @@ fn main() {
             orthodox_nps = nps;
         }
         println!("{:<20} {:>5} {:>5} {:>12} {:>9.3} {:>14.0} {:>5.2}x", name, cells, depth, nodes, best, nps, orthodox_nps / nps);
+    }
+
+    // Boards of polygons: cost per leaf and per generated position (a position whose moves are
+    // generated: every node above the last ply), relative to orthodox perft 5 (4 in quick).
+    println!();
+    println!("boards of polygons; cost relative to orthodox per leaf (nodes/s) and per generated position");
+    println!("{:<24} {:>5} {:>5} {:>12} {:>9} {:>14} {:>6} {:>12} {:>6}", "position", "cells", "depth", "nodes", "seconds", "nodes/s", "cost", "ns/position", "cost");
+    let generated = |engine: &Engine, depth: usize| (0..depth).map(|d| engine.perft(None, d).expect("position")).sum::<u64>();
+    let orthodox = engine("examples/orthodox.orbis");
+    let (nodes, best) = measure(&orthodox, None, depth, FAMILY_RUNS);
+    let orthodox_per_position = best * 1e9 / generated(&orthodox, depth) as f64;
+    let orthodox_nps = nodes as f64 / best;
+    println!("{:<24} {:>5} {:>5} {:>12} {:>9.3} {:>14.0} {:>5.2}x {:>12.1} {:>5.2}x", "orthodox", 64, depth, nodes, best, orthodox_nps, 1.0, orthodox_per_position, 1.0);
+    for &(file, full, short) in POLYGON_CASES {
+        let t = tables(file).expect("a variant");
+        let cells = t.cells.len();
+        let engine = Engine::new(t).expect("engine");
+        let d = if quick { short } else { full };
+        let (nodes, best) = measure(&engine, None, d, 3);
+        let nps = nodes as f64 / best;
+        let per_position = best * 1e9 / generated(&engine, d) as f64;
+        let name = Path::new(file).file_stem().unwrap().to_string_lossy().into_owned();
+        println!(
+            "{:<24} {:>5} {:>5} {:>12} {:>9.3} {:>14.0} {:>5.2}x {:>12.1} {:>5.2}x",
+            name,
+            cells,
+            d,
+            nodes,
+            best,
+            nps,
+            orthodox_nps / nps,
+            per_position,
+            per_position / orthodox_per_position
+        );
     }
 }
