@@ -10,7 +10,7 @@
 #                    the targets run about twice as fast) or address
 #   FUZZ_SECONDS_<TARGET>  overrides SECONDS for one target, e.g. FUZZ_SECONDS_TABLES=3600
 # New inputs go to fuzz/work/TARGET (not committed); the seeds in fuzz/corpus/TARGET are read
-# only. A crash, timeout or out-of-memory input is written to fuzz/artifacts/TARGET/ and the
+# only (regenerate them with `rm -r fuzz/corpus` when the language or the table format changes). A crash, timeout or out-of-memory input is written to fuzz/artifacts/TARGET/ and the
 # script goes on with the next target, then exits 1.
 set -euo pipefail
 
@@ -38,15 +38,16 @@ for t in "${targets[@]}"; do
 done
 
 # -O: optimised; -a: debug assertions (overflow checks too), as the test profile has them.
-build_flags=(-O -a -s "$sanitizer")
-cargo fuzz build "${build_flags[@]}"
+# Built once; the targets then run from these binaries, so that all of them fuzz the same code.
+cargo fuzz build -O -a -s "$sanitizer"
+bin="fuzz/target/$(rustc -vV | sed -n 's/^host: //p')/release"
 
 # Per target: the largest input and the time one input may take before it counts as a hang.
 max_len() {
     case $1 in
         grammar) echo 8192 ;;
         compiler) echo 4096 ;;
-        tables) echo 262144 ;;
+        tables) echo 393216 ;;
         *) echo 2048 ;;
     esac
 }
@@ -69,9 +70,10 @@ for t in "${targets[@]}"; do
     echo "== $t: ${secs}s (log: $log)"
     start=$(date +%s)
     set +e
-    cargo fuzz run "${build_flags[@]}" "$t" "fuzz/work/$t" "fuzz/corpus/$t" -- \
+    mkdir -p "fuzz/artifacts/$t"
+    "$bin/$t" -artifact_prefix="fuzz/artifacts/$t/" \
         -max_total_time="$secs" -rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout="$(timeout_s "$t")" \
-        -max_len="$(max_len "$t")" -print_final_stats=1 </dev/null >"$log" 2>&1
+        -max_len="$(max_len "$t")" -print_final_stats=1 "fuzz/work/$t" "fuzz/corpus/$t" </dev/null >"$log" 2>&1
     rc=$?
     set -e
     elapsed=$(($(date +%s) - start))

@@ -176,11 +176,20 @@ fn main() {
         write(&corpus.join("compiler"), &name, &text);
     }
 
-    // Tables: two example variants (a plain grid, and a globe with identified cells), and the small
-    // variants below, whose tables are a few kilobytes (an example's are 100-300 KB, slow to mutate).
-    for relative in ["orthodox.orbis", "spherical/nadvorney.orbis"] {
+    // Tables: two example variants (a plain grid, a globe with identified cells), two polygon
+    // boards of the tests (with a layout), and the small variants below, whose tables are a few kilobytes (an example's are 100-300 KB, slow to mutate).
+    for relative in ["orthodox.orbis", "spherical/nadvorney.orbis", "../tests/polygon/ball-riders.orbis", "../tests/polygon/cube-5x5-riders.orbis"] {
         let tables = compile_example(relative);
-        write(&corpus.join("tables"), &relative.replace('/', "_").replace(".orbis", ".orbt"), &tables.to_bytes());
+        let name = relative.trim_start_matches("../tests/").replace('/', "_").replace(".orbis", ".orbt");
+        write(&corpus.join("tables"), &name, &tables.to_bytes());
+    }
+    // The polygon-board variants of the tests, including the boards from the fuzz sandbox's lib/.
+    for entry in std::fs::read_dir(root.join("tests/polygon")).into_iter().flatten().flatten() {
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        let text = text.replace("include \"../../examples/boards/", "include \"lib/");
+        let name = format!("polygon_{}", entry.file_name().to_string_lossy());
+        write(&corpus.join("grammar"), &name, text.as_bytes());
+        write(&corpus.join("compiler"), &name, text.as_bytes());
     }
     for (name, source) in SMALL {
         let checked = orbis_compiler::check(&format!("{name}.orbis"), source);

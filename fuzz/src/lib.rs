@@ -47,27 +47,36 @@ pub fn variants() -> &'static [Engine] {
     })
 }
 
-/// A private directory that holds copies of the example libraries (`lib/*.orbis`), so fuzzed
-/// sources can `include "lib/globe.orbis"` and exercise include merging without reaching any other
-/// file. The fuzzed file itself (`fuzz-input.orbis`) does not exist there.
+/// A private directory that holds copies of the example libraries (`lib/*.orbis` and the boards
+/// of `examples/boards/`, all in `lib/`) and of the examples' data files (mesh files such as
+/// `soccer-ball.off`, in both), so fuzzed sources can `include "lib/globe.orbis"` or
+/// `include "lib/soccer-ball.orbis"` and exercise that code without reaching any other file. The fuzzed file itself (`fuzz-input.orbis`) does not exist there.
 pub fn sandbox() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("orbis-fuzz-{}", std::process::id()));
         let lib = dir.join("lib");
         std::fs::create_dir_all(&lib).expect("create the fuzz sandbox");
-        let examples = examples_dir();
-        for family in ["spherical", "corner"] {
-            let Ok(entries) = std::fs::read_dir(examples.join(family).join("lib")) else { continue };
-            for entry in entries.flatten() {
-                let _ = std::fs::copy(entry.path(), lib.join(entry.file_name()));
+        let mut pending = vec![examples_dir()];
+        while let Some(d) = pending.pop() {
+            let Ok(entries) = std::fs::read_dir(&d) else { continue };
+            for path in entries.flatten().map(|e| e.path()) {
+                let Some(name) = path.file_name() else { continue };
+                if path.is_dir() {
+                    pending.push(path);
+                } else if path.extension().is_none_or(|e| e != "orbis") {
+                    let _ = std::fs::copy(&path, dir.join(name));
+                    let _ = std::fs::copy(&path, lib.join(name));
+                } else if d.file_name().is_some_and(|n| n == "lib" || n == "boards") {
+                    let _ = std::fs::copy(&path, lib.join(name));
+                }
             }
         }
         dir
     })
 }
 
-/// Whether every possible `include` path of `source` stays inside the sandbox: no string literal
+/// Whether every possible `include` or mesh file path of `source` stays inside the sandbox: no string literal
 /// (taking every `"` as a possible opening quote, so comments cannot hide one) starts with `/` or
 /// `\` or contains `..`. Such inputs are skipped: the fuzzer must not read `/dev/zero`, `/dev/stdin`
 /// or the rest of the machine. (The grammar has no escapes in strings.)
