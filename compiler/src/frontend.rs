@@ -165,6 +165,37 @@ impl Frontend {
         self.error(format!("unknown {what} `{}`", name.text), vec![label], notes);
     }
 
+    /// A group's headings: headings, earlier groups or `all` (of `headings` headings); unknown
+    /// names are reported when `complete`.
+    fn group_members(
+        &mut self,
+        g: &ast::Group,
+        headings_by_name: &HashMap<String, HeadingId>,
+        groups: &HashMap<String, Vec<HeadingId>>,
+        headings: usize,
+        complete: bool,
+    ) -> Vec<HeadingId> {
+        let mut members = Vec::new();
+        for m in &g.members {
+            if let Some(&h) = headings_by_name.get(&m.text) {
+                push_unique(&mut members, h);
+            } else if let Some(hs) = groups.get(&m.text) {
+                for &h in hs {
+                    push_unique(&mut members, h);
+                }
+            } else if m.text == "all" {
+                for h in 0..headings {
+                    push_unique(&mut members, h);
+                }
+            } else if complete {
+                let mut names: Vec<&str> = headings_by_name.keys().chain(groups.keys()).map(String::as_str).collect();
+                names.sort();
+                self.unknown("heading", m, " (groups list headings or earlier groups)", names.into_iter());
+            }
+        }
+        members
+    }
+
     // ------------------------------------------------------------ top level
 
     fn variant(&mut self, file: &ast::File) -> Option<(model::Variant, Sources)> {

@@ -169,23 +169,7 @@ impl Frontend {
                 self.error(format!("group `{}` has the same name as a heading", g.name.text), labels, vec![]);
                 continue;
             }
-            let mut members = Vec::new();
-            for m in &g.members {
-                if let Some(&h) = headings_by_name.get(&m.text) {
-                    push_unique(&mut members, h);
-                } else if let Some(hs) = group_map.get(&m.text) {
-                    for &h in hs {
-                        push_unique(&mut members, h);
-                    }
-                } else if m.text == "all" {
-                    for h in 0..headings.len() {
-                        push_unique(&mut members, h);
-                    }
-                } else if headings_complete {
-                    let names: Vec<String> = headings.iter().map(|h| h.name.clone()).chain(group_map.keys().cloned()).collect();
-                    self.unknown("heading", m, " (groups list headings or earlier groups)", names.iter().map(String::as_str));
-                }
-            }
+            let members = self.group_members(g, &headings_by_name, &group_map, headings.len(), headings_complete);
             group_decl.insert(g.name.text.clone(), g.name.span);
             group_map.insert(g.name.text.clone(), members);
         }

@@ -2,7 +2,7 @@
 //! ([`crate::complex`]); its geometry gives the headings (the ports of a cell: its sides and
 //! corners) and the step function. Such a board has no grid, seams or links.
 
-use super::{push_unique, BoardInfo, Frontend, Sources, StepOrigin, MAX_CELLS};
+use super::{BoardInfo, Frontend, Sources, StepOrigin, MAX_CELLS};
 use crate::complex::{Complex, Glue, Problem};
 use crate::model::{self, CellId, HeadingId, Kind};
 use orbis_grammar::ast::{self, BoardStmt, Span};
@@ -114,19 +114,7 @@ impl Frontend {
                 ]);
                 continue;
             }
-            let mut members = Vec::new();
-            for m in &g.members {
-                if let Some(&h) = headings_by_name.get(&m.text) {
-                    push_unique(&mut members, h);
-                } else if let Some(hs) = group_map.get(&m.text) {
-                    for &h in hs {
-                        push_unique(&mut members, h);
-                    }
-                } else {
-                    let names: Vec<String> = headings_by_name.keys().chain(group_map.keys()).cloned().collect();
-                    self.unknown("heading", m, " (groups list headings or earlier groups)", names.iter().map(String::as_str));
-                }
-            }
+            let members = self.group_members(g, &headings_by_name, &group_map, 2 * k, ok);
             group_map.insert(g.name.text.clone(), members);
         }
 
