@@ -29,10 +29,7 @@ side black {{ setup {{ K x{m}y{m}z{m} }} }}
 "#,
         m = n - 1
     );
-    let path = common::root().join("examples/cube-test.orbis");
-    let checked = orbis_compiler::check(path.to_str().expect("utf-8 path"), &source);
-    assert!(!checked.has_errors(), "{}", checked.render(false));
-    checked.variant.expect("a variant")
+    common::variant_from("examples/cube-test.orbis", &source)
 }
 
 fn coords(v: &Variant, c: CellId) -> [i32; 3] {

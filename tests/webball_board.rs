@@ -15,10 +15,7 @@ piece Rook R { slide orth }
 side white { setup { K S } }
 side black { setup { K N } }
 "#;
-    let path = common::root().join("examples/webball-test.orbis");
-    let checked = orbis_compiler::check(path.to_str().expect("utf-8 path"), source);
-    assert!(!checked.has_errors(), "{}", checked.render(false));
-    checked.variant.expect("a variant")
+    common::variant_from("examples/webball-test.orbis", &source)
 }
 
 fn id(v: &Variant, n: &str) -> CellId {
@@ -182,10 +179,7 @@ piece Near D { step all on near-n }
 side white { zone star ring N*  zone rings border  zone spine inner  zone near-n around N  setup { K S } }
 side black { zone star ring S*  zone rings border  zone spine inner  zone near-n around S  setup { K N } }
 "#;
-    let path = common::root().join("examples/webball-zones.orbis");
-    let checked = orbis_compiler::check(path.to_str().expect("utf-8 path"), source);
-    assert!(!checked.has_errors(), "{}", checked.render(false));
-    let v = checked.variant.expect("a variant");
+    let v = common::variant_from("examples/webball-zones.orbis", &source);
     let zone = |piece: &str| -> BTreeSet<String> {
         let p = v.pieces.iter().find(|p| p.name == piece).expect("piece");
         let origins = p.rules[0].origins.as_ref().expect("on a zone");

@@ -22,6 +22,17 @@ pub fn variant(path: &str) -> orbis_compiler::model::Variant {
     }
 }
 
+/// The checked model of `source`, read as if it were the file `path` (includes resolve from
+/// there); panics with the rendered diagnostics on errors.
+pub fn variant_from(path: &str, source: &str) -> orbis_compiler::model::Variant {
+    let full = root().join(path);
+    let checked = orbis_compiler::check(full.to_str().expect("utf-8 path"), source);
+    match checked.variant {
+        Some(v) if !checked.has_errors() => v,
+        _ => panic!("{path} does not check:\n{}", checked.render(false)),
+    }
+}
+
 /// Compiled tables, after a round trip through the binary format.
 pub fn tables(path: &str) -> Tables {
     let t = orbis_compiler::lower::lower(&variant(path));
