@@ -20,7 +20,7 @@ piece Bishop B { slide diag }
 side white { setup { K x0 } }
 side black { setup { K z0 } }
 "#;
-    common::variant_from("examples/ball-test.orbis", &source)
+    common::variant_from("examples/ball-test.orbis", source)
 }
 
 fn sides(v: &Variant, c: CellId) -> usize {
@@ -187,7 +187,7 @@ piece Pawn P { move-only step orth on hexagons }
 side white { zone hexagons sides 6  zone pentagons sides 5  setup { K A P x0 }  promote P to K on pentagons }
 side black { zone hexagons sides 6  setup { K L } }
 "#;
-    let v = common::variant_from("examples/ball-zones.orbis", &source);
+    let v = common::variant_from("examples/ball-zones.orbis", source);
     let pentagons: BTreeSet<CellId> = v.sides[0].promotions[0].zone.iter().copied().collect();
     assert_eq!(pentagons, (0..32).filter(|&c| sides(&v, c) == 5).collect());
     let pawn = v.pieces.iter().position(|p| p.name == "Pawn").expect("pawn");

@@ -15,7 +15,7 @@ piece Rook R { slide orth }
 side white { setup { K S } }
 side black { setup { K N } }
 "#;
-    common::variant_from("examples/webball-test.orbis", &source)
+    common::variant_from("examples/webball-test.orbis", source)
 }
 
 fn id(v: &Variant, n: &str) -> CellId {
@@ -179,7 +179,7 @@ piece Near D { step all on near-n }
 side white { zone star ring N*  zone rings border  zone spine inner  zone near-n around N  setup { K S } }
 side black { zone star ring S*  zone rings border  zone spine inner  zone near-n around S  setup { K N } }
 "#;
-    let v = common::variant_from("examples/webball-zones.orbis", &source);
+    let v = common::variant_from("examples/webball-zones.orbis", source);
     let zone = |piece: &str| -> BTreeSet<String> {
         let p = v.pieces.iter().find(|p| p.name == piece).expect("piece");
         let origins = p.rules[0].origins.as_ref().expect("on a zone");
