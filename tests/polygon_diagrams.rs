@@ -141,6 +141,15 @@ fn the_cube_net_has_squares_and_corner_triangles() {
     assert_eq!(triangles.len(), 8, "{triangles:?}");
     assert!(triangles.iter().all(|n| n.matches(['0', '7']).count() == 3), "{triangles:?}");
     assert!(view.cells.iter().all(|c| c.contours.len() == 1 && (c.contours[0].len() == 3 || c.contours[0].len() == 4)));
+    // The faces numbered as the page's boards: 1 the top (z = 7), 2 y = 0, 3 z = 0, 4 y = 7,
+    // 5 x = 0, 6 x = 7; each number in the middle of its face.
+    let texts: Vec<&str> = view.labels.iter().map(|l| l.text.as_str()).collect();
+    assert_eq!(texts, ["1", "2", "3", "4", "5", "6"]);
+    for (label, middle) in view.labels.iter().zip(["x3y3z7", "x3y0z3", "x3y3z0", "x3y7z3", "x0y3z3", "x7y3z3"]) {
+        let c = view.cells.iter().find(|c| t.cells[c.cell as usize] == middle).expect("drawn");
+        let d = (label.at[0] - c.label[0]).hypot(label.at[1] - c.label[1]);
+        assert!(d < 1.0, "face {} is labelled {d} from {middle}", label.text);
+    }
     // Cells do not overlap: their labels (centroids) are at least half a unit apart.
     for (i, a) in view.cells.iter().enumerate() {
         for b in &view.cells[i + 1..] {
@@ -202,6 +211,15 @@ fn webball_is_drawn_as_two_halves_round_n_and_s() {
         let (a, b, c) = (angle(ring[0]), angle(ring[1]), angle(ring[2]));
         assert!(turn(a, b) < turn(a, c), "{ring:?} counterclockwise round {centre}");
     }
+    // The voids' marks, each in the half nearer its centre: round N *, #, + and the three ? a
+    // little north of the equator; round S the others.
+    let marks = |v: usize| {
+        let mut m: Vec<&str> = layout.views[v].labels.iter().map(|l| l.text.as_str()).collect();
+        m.sort();
+        m.join(" ")
+    };
+    assert_eq!(marks(0), "# * + ? ? ?");
+    assert_eq!(marks(1), "# $ $ $ * +");
     // The halves hold about half the board each (with the equator's cells in both).
     for view in &layout.views {
         assert!(view.cells.len() > 85 && view.cells.len() < 120, "{}: {} cells", view.name, view.cells.len());

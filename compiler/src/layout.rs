@@ -14,7 +14,8 @@
 //!   on the top, the bottom's on the bottom): its two short sides touch those neighbours, its
 //!   three corners the three face squares it steps to diagonally, and its long side faces the
 //!   cut. So every cell appears once, shaped as it is (squares and triangles), and the faces read
-//!   as ordinary boards.
+//!   as ordinary boards, each labelled with its board number on the Cube-Surface Chess page (1
+//!   the top, 2 south, 3 bottom, 4 north, 5 west, 6 east).
 //! - A closed surface of genus 0 whose cells have points in space (the soccer ball, a mesh): its
 //!   vertices on a sphere from those points; then an azimuthal equidistant projection centred on
 //!   the first cell (pentagon A of the ball), edges drawn as projected great-circle arcs. The
@@ -28,7 +29,8 @@
 //!   round the first cell (N), `south` round the cell farthest from it (S), each with the cells
 //!   nearer its centre, the cells as near to both (the equator's), and every cell one step from
 //!   its own: so every cell is whole in at least one view and every step lies within one. Holes
-//!   stay empty.
+//!   stay empty, labelled (in the view nearer their centre) with the mark the names of the cells
+//!   round them share (Webball's `*`, `#`, `+`, `?`, `$`).
 //! - A disc: a Tutte (barycentric) embedding of the vertex graph with its border pinned on a
 //!   circle.
 //!
@@ -38,7 +40,7 @@
 
 use crate::complex::{CellIdx, Complex, Geometry};
 use crate::model::Board;
-use orbis_runtime::tables::{Layout, LayoutCell, LayoutView};
+use orbis_runtime::tables::{Layout, LayoutCell, LayoutLabel, LayoutView};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::f64::consts::{PI, TAU};
 
@@ -289,7 +291,18 @@ fn box_net(c: &Complex) -> Option<LayoutView> {
         let label = centroid(&contour);
         cells.push(LayoutCell { cell: cell as u16, label: f32s(label), contours: vec![contour.iter().map(|&p| f32s(p)).collect()], ports: ports.iter().map(|&p| f32s(p)).collect() });
     }
-    Some(LayoutView { name: "net".into(), cells })
+    // The faces' numbers as the Cube-Surface Chess page gives its boards: 1 the top (z high),
+    // 2 the south (y = 0), 3 the bottom, 4 the north, 5 the west (x = 0), 6 the east.
+    let faces = [(TOP, "1"), (SOUTH, "2"), (BOTTOM, "3"), (NORTH, "4"), (Face { axis: 0, high: false }, "5"), (Face { axis: 0, high: true }, "6")];
+    let labels = faces
+        .iter()
+        .map(|&(f, number)| {
+            let mut centre = m.map(|v| v / 2.0);
+            centre[f.axis] = if f.high { m[f.axis] } else { 0.0 };
+            LayoutLabel { at: f32s(net.map(f, centre)), size: 2.5, text: number.to_string() }
+        })
+        .collect();
+    Some(LayoutView { name: "net".into(), cells, labels })
 }
 
 /// A polygon of `k` sides given each side's segment (its two ends, in either order): corner `i`
@@ -411,7 +424,7 @@ fn disc(c: &Complex, geo: &Geometry) -> Option<LayoutView> {
             LayoutCell { cell: cell as u16, label: f32s(centroid(&corners)), contours: vec![corners.iter().map(|&p| f32s(p)).collect()], ports: ports.iter().map(|&p| f32s(p)).collect() }
         })
         .collect();
-    Some(LayoutView { name: "board".into(), cells })
+    Some(LayoutView { name: "board".into(), cells, labels: Vec::new() })
 }
 
 /// Where the vertices lie on the unit sphere, and where the holes' centres lie (one per border
@@ -557,7 +570,7 @@ fn sphere(c: &Complex, geo: &Geometry) -> Option<LayoutView> {
         };
         cells.push(layout_cell(cell, label, &contours, &ports));
     }
-    Some(LayoutView { name: "sphere".into(), cells })
+    Some(LayoutView { name: "sphere".into(), cells, labels: Vec::new() })
 }
 
 /// A sphere with holes, or a closed one known only by its gluing: two views, `north` round the
@@ -568,7 +581,24 @@ fn sphere(c: &Complex, geo: &Geometry) -> Option<LayoutView> {
 /// them, so each cell appears whole in at least one view and every step between two cells lies
 /// whole in one. Holes are left empty.
 fn hemispheres(c: &Complex, geo: &Geometry) -> Option<Vec<LayoutView>> {
-    let (dirs, _holes) = sphere_dirs(c, geo)?;
+    let (dirs, holes) = sphere_dirs(c, geo)?;
+    // Per hole, the cells round it and the mark their names end with, if they share one that
+    // is not a letter or digit.
+    let cycles = border_cycles(c, geo)?;
+    let marks: Vec<(Option<String>, Vec<CellIdx>)> = cycles
+        .iter()
+        .map(|cycle| {
+            let round: Vec<CellIdx> = (0..c.len())
+                .filter(|&x| (0..c.degree(x)).any(|i| c.sides[x][i].is_none() && cycle.contains(&side_ends(c, geo, x, i).0)))
+                .collect();
+            let last: BTreeSet<char> = round.iter().filter_map(|&x| c.names[x].chars().last()).collect();
+            let mark = match last.iter().next() {
+                Some(&ch) if last.len() == 1 && !ch.is_alphanumeric() => Some(ch.to_string()),
+                _ => None,
+            };
+            (mark, round)
+        })
+        .collect();
     let centres: Vec<P3> = (0..c.len()).map(|cell| cell_dir(geo, &dirs, cell)).collect();
     let n0 = centres[0];
     let far = (0..c.len()).min_by(|&a, &b| dot(centres[a], n0).total_cmp(&dot(centres[b], n0)))?;
@@ -597,7 +627,15 @@ fn hemispheres(c: &Complex, geo: &Geometry) -> Option<Vec<LayoutView>> {
                 layout_cell(cell, label, &[contour], &ports)
             })
             .collect();
-        views.push(LayoutView { name: name.into(), cells });
+        // A hole's mark where the names of the cells round it share one (Webball's voids), in
+        // the view whose centre is nearer the hole's.
+        let labels = marks
+            .iter()
+            .zip(&holes)
+            .filter(|((_, round), &centre)| dot(centre, frame.centre) >= dot(centre, other) - TIE && round.iter().any(|&x| member[x]))
+            .filter_map(|((mark, _), &centre)| Some(LayoutLabel { at: f32s(frame.project(centre)), size: 0.9, text: mark.clone()? }))
+            .collect();
+        views.push(LayoutView { name: name.into(), cells, labels });
     }
     Some(views)
 }
@@ -704,6 +742,9 @@ fn orient(c: &Complex, view: &mut LayoutView) {
     if signed_area(&pts) >= 0.0 {
         return;
     }
+    for label in &mut view.labels {
+        label.at[0] = -label.at[0];
+    }
     for cell in &mut view.cells {
         cell.label[0] = -cell.label[0];
         for p in cell.contours.iter_mut().flatten().chain(cell.ports.iter_mut()) {
@@ -726,6 +767,10 @@ fn normalise(views: &mut [LayoutView]) {
         return;
     }
     let k = (1.0 / median) as f32;
+    // Labels keep their size: it is given in median cells.
+    for label in views.iter_mut().flat_map(|v| &mut v.labels) {
+        label.at = label.at.map(|v| v * k);
+    }
     for cell in views.iter_mut().flat_map(|v| &mut v.cells) {
         cell.label = cell.label.map(|v| v * k);
         for p in cell.contours.iter_mut().flatten().chain(cell.ports.iter_mut()) {

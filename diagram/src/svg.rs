@@ -989,6 +989,12 @@ pub fn layout_board(b: &Board, scene: &Scene) -> String {
         if !cuts.is_empty() {
             let _ = writeln!(doc.body, "<path d=\"{cuts}\" fill=\"none\" stroke=\"#3b2a1a\" stroke-width=\"3\" stroke-linecap=\"round\"/>");
         }
+        // The view's own texts (a net's faces, a hole's mark), under the names and pieces.
+        for l in &view.labels {
+            let (x, y) = at(&l.at);
+            let size = l.size as f64 * unit;
+            doc.text(x, y + size * 0.36, size, "middle", "#5a4632", " font-weight=\"bold\" fill-opacity=\"0.3\"", &l.text);
+        }
         let geom = Geom { cells, kind: Kind::Layout { ports, ring, centre, unit } };
         geoms.push(geom);
         top += (y1 - y0) * unit + 16.0;

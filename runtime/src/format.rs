@@ -11,16 +11,16 @@
 use std::fmt;
 
 use crate::tables::{
-    ray, Attack, CastleInfo, GridInfo, KindInfo, Layout, LayoutCell, LayoutView, Outcome, PromotionInfo, Ray,
+    ray, Attack, CastleInfo, GridInfo, KindInfo, Layout, LayoutCell, LayoutLabel, LayoutView, Outcome, PromotionInfo, Ray,
     RulesInfo, SideInfo, Tables, NO_CELL,
 };
 
 /// First four bytes of every table file.
 pub const MAGIC: [u8; 4] = *b"ORBT";
 /// The layout this build writes. Any layout change bumps it.
-pub const FORMAT_VERSION: u16 = 4;
-/// The oldest version this build still reads: version 3 is version 4 without the `layout`
-/// section (read as `None`).
+pub const FORMAT_VERSION: u16 = 5;
+/// The oldest version this build still reads: version 4 is version 5 without the views' labels
+/// (read as none), version 3 version 4 without the `layout` section (read as `None`).
 pub const OLDEST_READ_VERSION: u16 = 3;
 /// Bytes before the payload: magic, version, flags, payload length, checksum.
 pub const HEADER_LEN: usize = 16;
@@ -70,7 +70,7 @@ impl fmt::Display for FormatError {
             FormatError::UnsupportedVersion { found } => write!(
                 f,
                 "unsupported table format version {found}: this build reads version {FORMAT_VERSION} \
-                 (and {OLDEST_READ_VERSION}) (recompile the variant with this orbis)"
+                 (and older ones from {OLDEST_READ_VERSION}) (recompile the variant with this orbis)"
             ),
             FormatError::UnsupportedFlags { found } => {
                 write!(f, "unsupported table header flags {found:#06x}: this build knows no flags")
@@ -218,6 +218,12 @@ impl Tables {
                             w.points(contour);
                         }
                         w.points(&c.ports);
+                    }
+                    w.count(v.labels.len());
+                    for l in &v.labels {
+                        w.point(l.at);
+                        w.u32(l.size.to_bits());
+                        w.str(&l.text);
                     }
                 }
             }
@@ -564,6 +570,11 @@ impl Tables {
                     return Err(invalid(field(), "a coordinate is not a finite number"));
                 }
             }
+            for (i, l) in view.labels.iter().enumerate() {
+                if !finite(&l.at) || !l.size.is_finite() || l.size <= 0.0 {
+                    return Err(invalid(format!("layout view {v} ({}) label {i}", view.name), "a label needs a finite place and a positive size"));
+                }
+            }
         }
         Ok(())
     }
@@ -897,7 +908,7 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
     let masks = (0..n).map(|_| r.u64()).collect::<Result<Vec<_>, FormatError>>()?;
 
     // Version 3 ends here; version 4 adds the layout.
-    let layout = if version >= 4 { read_layout(r)? } else { None };
+    let layout = if version >= 4 { read_layout(r, version)? } else { None };
 
     let extra = r.bytes.len() - r.pos;
     if extra != 0 {
@@ -927,7 +938,7 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
     })
 }
 
-fn read_layout(r: &mut Reader) -> Result<Option<Layout>, FormatError> {
+fn read_layout(r: &mut Reader, version: u16) -> Result<Option<Layout>, FormatError> {
     r.section = "layout";
     if !r.bool(&|| "layout presence byte".to_string())? {
         return Ok(None);
@@ -948,7 +959,17 @@ fn read_layout(r: &mut Reader) -> Result<Option<Layout>, FormatError> {
             let ports = r.points()?;
             cells.push(LayoutCell { cell, label, contours, ports });
         }
-        views.push(LayoutView { name, cells });
+        let mut labels = Vec::new();
+        if version >= 5 {
+            let k = r.count(16)?;
+            for _ in 0..k {
+                let at = r.point()?;
+                let size = f32::from_bits(r.u32()?);
+                let text = r.str(&|| format!("layout view {v} label text"))?;
+                labels.push(LayoutLabel { at, size, text });
+            }
+        }
+        views.push(LayoutView { name, cells, labels });
     }
     Ok(Some(Layout { shades, views }))
 }

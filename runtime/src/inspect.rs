@@ -277,6 +277,9 @@ fn write_all(out: &mut String, t: &Tables) -> std::fmt::Result {
         writeln!(out, "layout: {} view(s); cells {}", layout.views.len(), counts.join(", "))?;
         for view in &layout.views {
             writeln!(out, "  view {:?}: {} cells", view.name, view.cells.len())?;
+            for l in &view.labels {
+                writeln!(out, "    label {:?} at ({:.2}, {:.2}), size {:.2}", l.text, l.at[0], l.at[1], l.size)?;
+            }
             for c in &view.cells {
                 let sizes: Vec<String> = c.contours.iter().map(|k| k.len().to_string()).collect();
                 writeln!(

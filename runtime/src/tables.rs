@@ -191,11 +191,22 @@ pub struct Layout {
     pub views: Vec<LayoutView>,
 }
 
-/// One picture: a name (`net`, `ball`, `north`, ...) and the cells drawn in it.
+/// One picture: a name (`net`, `sphere`, `north`, ...), the cells drawn in it and texts drawn
+/// with them (since format version 5).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LayoutView {
     pub name: String,
     pub cells: Vec<LayoutCell>,
+    /// Texts that name parts of the picture: a face of a box's net, a hole's mark.
+    pub labels: Vec<LayoutLabel>,
+}
+
+/// A text drawn in a view, centred on `at`, `size` board units high.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LayoutLabel {
+    pub at: [f32; 2],
+    pub size: f32,
+    pub text: String,
 }
 
 /// One cell as drawn in a view.
@@ -216,3 +227,4 @@ pub struct LayoutCell {
 impl Eq for Layout {}
 impl Eq for LayoutView {}
 impl Eq for LayoutCell {}
+impl Eq for LayoutLabel {}

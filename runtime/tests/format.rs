@@ -220,7 +220,7 @@ fn every_truncation_is_an_error() {
 
 #[test]
 fn truncation_inside_a_valid_payload_names_the_section() {
-    // The payload ends with the layout's presence byte (version 4), after the masks.
+    // The payload ends with the layout's presence byte (since version 4), after the masks.
     let mut bytes = sample().to_bytes();
     bytes.pop();
     reseal(&mut bytes);
@@ -528,7 +528,7 @@ proptest! {
 
 /// A small layout: one view, two cells.
 fn with_layout() -> Tables {
-    use orbis_runtime::tables::{Layout, LayoutCell, LayoutView};
+    use orbis_runtime::tables::{Layout, LayoutCell, LayoutLabel, LayoutView};
     let mut t = sample();
     let square = |x: f32, y: f32| vec![[x, y], [x + 1.0, y], [x + 1.0, y + 1.0], [x, y + 1.0]];
     t.layout = Some(Layout {
@@ -539,6 +539,7 @@ fn with_layout() -> Tables {
                 LayoutCell { cell: 0, label: [0.5, 0.5], contours: vec![square(0.0, 0.0)], ports: vec![[0.5, 0.0], [1.0, 0.0]] },
                 LayoutCell { cell: 1, label: [1.5, 0.5], contours: vec![square(3.0, 3.0), square(1.0, 0.0)], ports: vec![] },
             ],
+            labels: vec![LayoutLabel { at: [1.0, 2.0], size: 1.5, text: "1".into() }],
         }],
     });
     t
@@ -551,6 +552,7 @@ fn layout_round_trips_and_is_validated() {
     assert_eq!(Tables::from_bytes(&t.to_bytes()).expect("loads"), t);
     let text = orbis_runtime::inspect::inspect(&t);
     assert!(text.contains("layout: 1 view(s)") && text.contains("view \"net\": 2 cells"), "{text}");
+    assert!(text.contains("label \"1\" at (1.00, 2.00), size 1.50"), "{text}");
     let broken = |f: &dyn Fn(&mut orbis_runtime::tables::Layout)| {
         let mut t = with_layout();
         f(t.layout.as_mut().expect("layout"));
@@ -566,11 +568,30 @@ fn layout_round_trips_and_is_validated() {
     assert!(broken(&|l| l.views[0].cells[0].contours[0].truncate(2)).1.contains("three points"));
     assert!(broken(&|l| l.views[0].cells[0].label[1] = f32::NAN).1.contains("finite"));
     assert!(broken(&|l| l.views[0].cells[0].ports = vec![[0.0, 0.0]; 9]).1.contains("ports"));
+    let (field, problem) = broken(&|l| l.views[0].labels[0].size = 0.0);
+    assert_eq!(field, "layout view 0 (net) label 0");
+    assert!(problem.contains("positive size"), "{problem}");
+    assert!(broken(&|l| l.views[0].labels[0].at[0] = f32::INFINITY).1.contains("finite"));
+}
+
+#[test]
+fn version_4_files_are_still_read() {
+    // Version 4 is version 5 without the views' labels: the list (here the last 4 + 8 + 4 + 5
+    // bytes: its count, the label's point, its size and its text "1") goes, and the view has
+    // none.
+    let t = with_layout();
+    let mut bytes = t.to_bytes();
+    bytes.truncate(bytes.len() - 21);
+    bytes[4..6].copy_from_slice(&4u16.to_le_bytes());
+    reseal(&mut bytes);
+    let mut expected = t.clone();
+    expected.layout.as_mut().expect("layout").views[0].labels.clear();
+    assert_eq!(Tables::from_bytes(&bytes).expect("version 4 loads"), expected);
 }
 
 #[test]
 fn version_3_files_are_still_read() {
-    // Version 3 is version 4 without the layout section.
+    // Version 3 is version 4 (and 5) without the layout section.
     let t = sample();
     let mut bytes = t.to_bytes();
     bytes.pop();
