@@ -44,15 +44,7 @@ fn engines() -> &'static [(String, Engine)] {
     })
 }
 
-macro_rules! with_game {
-    ($engine:expr, $g:ident => $body:expr) => {
-        match $engine {
-            Engine::Narrow($g) => $body,
-            Engine::Medium($g) => $body,
-            Engine::Large($g) => $body,
-        }
-    };
-}
+use orbis_runtime::with_game;
 
 fn legal<B: CellSet>(game: &Game<B>, pos: &mut Position<B>) -> Vec<Move> {
     let mut moves = Vec::new();

@@ -69,28 +69,32 @@ pub fn board(b: &Board, scene: &Scene) -> String {
         let _ = writeln!(out, "off the grid: {}", list.join(", "));
     }
     legend(b, scene, &mut out);
-    if let Some(m) = &scene.movement {
-        let moves: Vec<&str> = (0..b.cells()).filter(|&c| m.marks[c].quiet).map(|c| b.name(c)).collect();
-        let captures: Vec<&str> = (0..b.cells()).filter(|&c| m.marks[c].capture).map(|c| b.name(c)).collect();
-        let only: Vec<&str> = (0..b.cells()).filter(|&c| m.marks[c].capture_only).map(|c| b.name(c)).collect();
-        let _ = writeln!(out, "moves ({}): {}", moves.len(), moves.join(" "));
-        if !captures.is_empty() {
-            let _ = writeln!(out, "captures ({}): {}", captures.len(), captures.join(" "));
-        }
-        if !only.is_empty() {
-            let _ = writeln!(out, "captures only ({}): {}", only.len(), only.join(" "));
-        }
-        if !m.paths.is_empty() && scene.paths {
-            let _ = writeln!(out, "rays (`~` crosses a seam, with the heading it arrives with when that changes):");
-            for line in &m.paths {
-                let _ = writeln!(out, "  {}", path_text(b, line));
-            }
-        }
-    }
+    movement(b, scene, "rays (`~` crosses a seam, with the heading it arrives with when that changes):", &mut out);
     if scene.movement.is_none() {
         seams(b, &mut out);
     }
     out
+}
+
+/// A piece's moves, captures and (with `--paths`) rays, under the drawing; `rays` heads the rays.
+fn movement(b: &Board, scene: &Scene, rays: &str, out: &mut String) {
+    let Some(m) = &scene.movement else { return };
+    let moves: Vec<&str> = (0..b.cells()).filter(|&c| m.marks[c].quiet).map(|c| b.name(c)).collect();
+    let captures: Vec<&str> = (0..b.cells()).filter(|&c| m.marks[c].capture).map(|c| b.name(c)).collect();
+    let only: Vec<&str> = (0..b.cells()).filter(|&c| m.marks[c].capture_only).map(|c| b.name(c)).collect();
+    let _ = writeln!(out, "moves ({}): {}", moves.len(), moves.join(" "));
+    if !captures.is_empty() {
+        let _ = writeln!(out, "captures ({}): {}", captures.len(), captures.join(" "));
+    }
+    if !only.is_empty() {
+        let _ = writeln!(out, "captures only ({}): {}", only.len(), only.join(" "));
+    }
+    if !m.paths.is_empty() && scene.paths {
+        let _ = writeln!(out, "{rays}");
+        for line in &m.paths {
+            let _ = writeln!(out, "  {}", path_text(b, line));
+        }
+    }
 }
 
 fn cell_text(b: &Board, scene: &Scene, c: usize) -> String {
@@ -283,23 +287,6 @@ pub fn polygon_board(b: &Board, scene: &Scene) -> String {
         );
     }
     legend(b, scene, &mut out);
-    if let Some(m) = &scene.movement {
-        let moves: Vec<&str> = (0..b.cells()).filter(|&c| m.marks[c].quiet).map(|c| b.name(c)).collect();
-        let captures: Vec<&str> = (0..b.cells()).filter(|&c| m.marks[c].capture).map(|c| b.name(c)).collect();
-        let only: Vec<&str> = (0..b.cells()).filter(|&c| m.marks[c].capture_only).map(|c| b.name(c)).collect();
-        let _ = writeln!(out, "moves ({}): {}", moves.len(), moves.join(" "));
-        if !captures.is_empty() {
-            let _ = writeln!(out, "captures ({}): {}", captures.len(), captures.join(" "));
-        }
-        if !only.is_empty() {
-            let _ = writeln!(out, "captures only ({}): {}", only.len(), only.join(" "));
-        }
-        if !m.paths.is_empty() && scene.paths {
-            let _ = writeln!(out, "rays (by the heading they leave with):");
-            for line in &m.paths {
-                let _ = writeln!(out, "  {}", path_text(b, line));
-            }
-        }
-    }
+    movement(b, scene, "rays (by the heading they leave with):", &mut out);
     out
 }

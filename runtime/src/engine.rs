@@ -88,12 +88,15 @@ pub struct MoveInfo {
     pub kind: &'static str,
 }
 
+/// `with_game!(engine, g => body)`: `body` with `g` bound to the engine's `Game` at whatever cell-set
+/// width it has (for code generic over `CellSet`).
+#[macro_export]
 macro_rules! with_game {
     ($engine:expr, $g:ident => $body:expr) => {
         match $engine {
-            Engine::Narrow($g) => $body,
-            Engine::Medium($g) => $body,
-            Engine::Large($g) => $body,
+            $crate::Engine::Narrow($g) => $body,
+            $crate::Engine::Medium($g) => $body,
+            $crate::Engine::Large($g) => $body,
         }
     };
 }
