@@ -70,6 +70,14 @@ impl Frontend {
             self.error(format!("board too large: at most {MAX_CELLS} cells"), vec![label], vec![]);
             ok = false;
         }
+        // Headings are the ports of the largest cell, two per side, and fit a byte.
+        if let Some(big) = (0..complex.len()).find(|&c| 2 * complex.degree(c) > super::MAX_HEADINGS) {
+            let label = self.primary(spans[big], format!("{} sides", complex.degree(big)));
+            self.error(format!("cell `{}` has more than {} sides", complex.names[big], super::MAX_HEADINGS / 2), vec![label], vec![
+                "note: each side and each corner of a cell is a heading, and a board has at most 256 headings".into(),
+            ]);
+            ok = false;
+        }
         if ok {
             for problem in complex.check() {
                 self.complex_problem(&complex, &spans, &problem);
