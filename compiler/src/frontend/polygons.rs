@@ -11,6 +11,9 @@ use std::collections::HashMap;
 /// A mesh vertex by name: where it is first named, and its corners (cell, corner).
 type MeshVertex = (String, Span, Vec<(usize, usize)>);
 
+/// The most sides a cell may have: its sides and corners are headings (`MAX_HEADINGS`).
+const MAX_SIDES: usize = super::MAX_HEADINGS / 2;
+
 /// The largest box side: names stay short and the surface within the cell limit anyway.
 const MAX_BOX_SIDE: i64 = 100;
 
@@ -68,14 +71,6 @@ impl Frontend {
         if complex.len() > MAX_CELLS {
             let label = self.primary(b.keyword, format!("{} cells", complex.len()));
             self.error(format!("board too large: at most {MAX_CELLS} cells"), vec![label], vec![]);
-            ok = false;
-        }
-        // Headings are the ports of the largest cell, two per side, and fit a byte.
-        if let Some(big) = (0..complex.len()).find(|&c| 2 * complex.degree(c) > super::MAX_HEADINGS) {
-            let label = self.primary(spans[big], format!("{} sides", complex.degree(big)));
-            self.error(format!("cell `{}` has more than {} sides", complex.names[big], super::MAX_HEADINGS / 2), vec![label], vec![
-                "note: each side and each corner of a cell is a heading, and a board has at most 256 headings".into(),
-            ]);
             ok = false;
         }
         if ok {
@@ -185,6 +180,10 @@ impl Frontend {
     /// `B` is glued to the `n`-th time from the end that `B` names `A` (so two cells may share
     /// several sides).
     fn polygons(&mut self, polygons: &[&ast::Polygon], complex: &mut Complex, spans: &mut Vec<Span>) -> bool {
+        if let Some(p) = polygons.iter().find(|p| p.sides.len() > MAX_SIDES) {
+            self.too_many_sides(&p.name.text, p.sides.len(), p.span);
+            return false;
+        }
         let base = complex.len();
         let mut index: HashMap<&str, usize> = HashMap::new();
         for (i, p) in polygons.iter().enumerate() {
@@ -270,6 +269,10 @@ impl Frontend {
         let mut mesh_vertices: Vec<MeshVertex> = Vec::new();
         // Each directed edge (u, v) -> (face, side).
         let mut edges: HashMap<(String, String), Vec<(usize, usize)>> = HashMap::new();
+        if let Some((name, vertices, span)) = faces.iter().find(|f| f.1.len() > MAX_SIDES) {
+            self.too_many_sides(name, vertices.len(), *span);
+            return false;
+        }
         for (f, (name, vertices, span)) in faces.iter().enumerate() {
             let k = vertices.len();
             let mut seen: Vec<&String> = Vec::new();
@@ -393,6 +396,15 @@ impl Frontend {
             complex.sides.push(sides);
         }
         true
+    }
+
+    /// A cell with more sides than its ports fit in headings (checked before any work that grows
+    /// with the square of a cell's sides).
+    fn too_many_sides(&mut self, name: &str, sides: usize, span: Span) {
+        let label = self.primary(span, format!("{sides} sides"));
+        self.error(format!("cell `{name}` has more than {MAX_SIDES} sides"), vec![label], vec![
+            "note: each side and each corner of a cell is a heading, and a board has at most 256 headings".into(),
+        ]);
     }
 
     /// The diagnostic for a problem of the gluing.
