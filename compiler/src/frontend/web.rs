@@ -62,6 +62,15 @@ impl Frontend {
         if !ok {
             return None;
         }
+        // Its cells (a node per vertex, a connector per edge, two ring cells per face corner) must
+        // fit a board: checked before the work that grows with them.
+        let vertices: std::collections::HashSet<&str> = run.keys().map(|&(u, _)| u).collect();
+        let cells = vertices.len() + run.len() / 2 + 2 * w.faces.iter().map(|f| f.vertices.len()).sum::<usize>();
+        if cells > super::MAX_CELLS {
+            let label = self.primary(w.span, format!("{cells} cells"));
+            self.error(format!("board too large: at most {} cells", super::MAX_CELLS), vec![label], vec![]);
+            return None;
+        }
         let rank: HashMap<&str, usize> = w.order.iter().enumerate().map(|(i, n)| (n.text.as_str(), i)).collect();
         let connector = |u: &str, v: &str| -> String {
             let key = |x: &str| (rank.get(x).copied().unwrap_or(usize::MAX), x.to_string());
