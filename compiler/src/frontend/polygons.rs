@@ -273,6 +273,11 @@ impl Frontend {
             self.too_many_sides(name, vertices.len(), *span);
             return false;
         }
+        if complex.len() + faces.len() > MAX_CELLS {
+            let label = self.primary(m.span, format!("{} faces", faces.len()));
+            self.error(format!("board too large: at most {MAX_CELLS} cells"), vec![label], vec![]);
+            return false;
+        }
         for (f, (name, vertices, span)) in faces.iter().enumerate() {
             let k = vertices.len();
             let mut seen: Vec<&String> = Vec::new();
