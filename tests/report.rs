@@ -368,3 +368,20 @@ fn corner_v2_bishops_and_camels_are_colour_bound() {
     }
     assert!(r.position.attacks.is_empty());
 }
+
+/// Corner Variant 2 (9x9 labels joined through the middle of the edge squares) and the 8x8
+/// middle-join board: spheres whose poles are quarter cells (cone points of 90 degrees inside
+/// them) and whose third cone point lies inside the half cell a1 = i9 (180 degrees).
+#[test]
+fn middle_join_boards_are_spheres_with_cone_points_inside_cells() {
+    for (path, cells, poles) in [("examples/corner/variant2.orbis", 66, ["i1", "a9"]), ("examples/corner/middle-join-8x8.orbis", 51, ["h1", "a8"])] {
+        let r = report_of(path);
+        let s = surface(&r);
+        assert_eq!((s.name.as_str(), s.euler_characteristic, s.faces), ("sphere", 2, cells), "{path}");
+        assert!(s.orientable && s.boundary_components == 0);
+        let mut cones: Vec<(u32, String)> = s.cone_points.iter().map(|p| (p.angle, format!("{} {}", p.corners[0].0, p.corners[0].1))).collect();
+        cones.sort();
+        assert_eq!(cones, [(90, format!("{} inside", poles[1])), (90, format!("{} inside", poles[0])), (180, "a1 inside".to_string())].into_iter().collect::<std::collections::BTreeSet<_>>().into_iter().collect::<Vec<_>>(), "{path}");
+        assert_eq!(s.curvature, 720);
+    }
+}

@@ -147,9 +147,18 @@ pub fn analyze(v: &Variant) -> Surface {
         }
     }
     let mut gluings = Vec::new();
+    // Sides of a square that are one side of the cell: a cell folded round a cone point (Corner
+    // Variant 2's half and quarter cells) reaches the same side of its neighbour through two of
+    // its square's sides; the neighbour's side leads back through one of them.
+    let mut merged: Vec<(usize, usize)> = Vec::new();
     for c in 0..ncells {
         for s in 0..4 {
             let Some((c2, s2)) = glued[c * 4 + s] else { continue };
+            let back = glued[c2 * 4 + s2];
+            if let Some((c3, s3)) = back.filter(|&(c3, s3)| c3 == c && s3 != s && glued[c3 * 4 + s3] == Some((c2, s2))) {
+                merged.push((c * 4 + s, c3 * 4 + s3));
+                continue;
+            }
             if glued[c2 * 4 + s2] != Some((c, s)) {
                 let back = match glued[c2 * 4 + s2] {
                     Some((c3, s3)) => format!("side {} of {}", SIDES[s3], name(c3)),
@@ -221,14 +230,14 @@ pub fn analyze(v: &Variant) -> Surface {
     }
 
     let rot_reading: Vec<bool> = reflect.iter().map(|r| r.unwrap_or(false)).collect();
-    let rotations = classify(v, &gluings, &rot_reading, &diag);
+    let rotations = classify(v, &gluings, &merged, &rot_reading, &diag);
     if surface.undetermined.is_empty() {
         surface.complex = Some(rotations);
     } else {
         // Undetermined gluings are read all as rotations or all as reflections; the flatter
         // reading (the smaller total angle defect) is reported, the other as the alternative.
         let refl_reading: Vec<bool> = reflect.iter().map(|r| r.unwrap_or(true)).collect();
-        let reflections = classify(v, &gluings, &refl_reading, &diag);
+        let reflections = classify(v, &gluings, &merged, &refl_reading, &diag);
         surface.undetermined_as_reflections = defect(&reflections) < defect(&rotations);
         let (main, alt) = if surface.undetermined_as_reflections { (reflections, rotations) } else { (rotations, reflections) };
         surface.complex = Some(main);
@@ -289,7 +298,8 @@ fn defect(c: &Classification) -> u32 {
     c.cone_points.iter().map(|p| p.angle.abs_diff(360)).sum::<u32>() + c.boundary_corners.iter().map(|p| p.angle.abs_diff(180)).sum::<u32>()
 }
 
-fn classify(v: &Variant, gluings: &[Gluing], reflect: &[bool], diag: &[Option<HeadingId>]) -> Classification {
+/// `merged`: (side, side) pairs of one cell that are one side of it (see `analyze`).
+fn classify(v: &Variant, gluings: &[Gluing], merged: &[(usize, usize)], reflect: &[bool], diag: &[Option<HeadingId>]) -> Classification {
     let ncells = v.board.cells.len();
     let corner_name = |k: usize| diag[k].map(|h| v.board.headings[h].name.clone()).unwrap_or_else(|| CORNERS[k].to_string());
     // Corners `c * 4 + k`; side `s` of a cell has corners `s - 1` (left, seen from inside going
@@ -317,6 +327,24 @@ fn classify(v: &Variant, gluings: &[Gluing], reflect: &[bool], diag: &[Option<He
         cells.union(c, c2);
         glued_side[c * 4 + s] = true;
         glued_side[c2 * 4 + s2] = true;
+    }
+    // A side merged into another is glued through it; corners of one cell whose diagonal steps
+    // arrive alike are one corner (the cell is folded round a cone point there).
+    for &(x, _) in merged {
+        glued_side[x] = true;
+    }
+    // `folded[corner]`: the corner is one with an earlier corner of its cell.
+    let mut folded = vec![false; ncells * 4];
+    for c in 0..ncells {
+        for k1 in 0..4 {
+            for k2 in k1 + 1..4 {
+                let arrive = |k: usize| diag[k].and_then(|d| v.board.step(c, d));
+                if arrive(k1).is_some() && arrive(k1) == arrive(k2) && !folded[c * 4 + k2] {
+                    corners.union(c * 4 + k1, c * 4 + k2);
+                    folded[c * 4 + k2] = true;
+                }
+            }
+        }
     }
     let orientable = (0..ncells).all(|c| !parity.equiv(c * 2, c * 2 + 1));
     let components = (0..ncells).filter(|&c| cells.find(c) == c).count();
@@ -346,15 +374,26 @@ fn classify(v: &Variant, gluings: &[Gluing], reflect: &[bool], diag: &[Option<He
     }
     let boundary_components = (0..vertices.len()).filter(|&i| on_boundary[i] && loops.find(i) == i).count();
 
+    // A corner counts 90 degrees, once however many of its square's corners it joins.
+    let angle_of = |corners: &[usize]| 90 * corners.iter().filter(|&&k| !folded[k]).count() as i64;
     let describe = |corners: &[usize]| Vertex {
         corners: corners.iter().map(|&k| (v.board.cells[k / 4].name.clone(), corner_name(k % 4))).collect(),
-        angle: 90 * corners.len() as u32,
+        angle: angle_of(corners) as u32,
     };
     let mut cone_points = Vec::new();
     let mut boundary_corners = Vec::new();
     let mut curvature: i64 = 0;
+    // A cell folded round a cone point (fewer than four corners of its own) holds it inside: a
+    // cell of `d` corners of 90 degrees has a cone point of `90 d` degrees.
+    for c in 0..ncells {
+        let own = (0..4).filter(|&k| !folded[c * 4 + k]).count() as i64;
+        if own < 4 {
+            curvature += 360 - 90 * own;
+            cone_points.push(Vertex { corners: vec![(v.board.cells[c].name.clone(), "inside".to_string())], angle: (90 * own) as u32 });
+        }
+    }
     for (i, vx) in vertices.iter().enumerate() {
-        let angle = 90 * vx.len() as i64;
+        let angle = angle_of(vx);
         if on_boundary[i] {
             curvature += 180 - angle;
             if angle != 180 {
