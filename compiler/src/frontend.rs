@@ -306,10 +306,12 @@ impl Frontend {
 
 /// The fewest steps from `from` to every cell, stepping along the headings `by` only (`None`: no
 /// such path).
-fn distances(board: &model::Board, from: CellId, by: &[HeadingId]) -> Vec<Option<u32>> {
+fn distances(board: &model::Board, from: &[CellId], by: &[HeadingId]) -> Vec<Option<u32>> {
     let mut dist = vec![None; board.cells.len()];
-    dist[from] = Some(0);
-    let mut queue = std::collections::VecDeque::from([from]);
+    for &c in from {
+        dist[c] = Some(0);
+    }
+    let mut queue: std::collections::VecDeque<CellId> = from.iter().copied().collect();
     while let Some(c) = queue.pop_front() {
         let d = dist[c].unwrap_or(0);
         for &h in by {

@@ -23,7 +23,7 @@ pub struct PathRay {
 /// It stops at the board's edge, at the origin, when a (cell, heading) state repeats (a slide
 /// may never be endless), or on a cell where going straight on would give a heading of a kind not
 /// in `kinds` (the kinds its rule names).
-fn slide(board: &Board, geo: &Geometry, avoid: u32, kinds: u8, origin: CellId, cell: CellId, heading: HeadingId) -> (Vec<(CellId, HeadingId)>, bool) {
+fn slide(board: &Board, geo: &Geometry, avoid: &Avoid, kinds: u8, origin: CellId, cell: CellId, heading: HeadingId) -> (Vec<(CellId, HeadingId)>, bool) {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     // Headings of no kind (a pole's spokes) never end a slide, and a slide that starts on one
@@ -31,7 +31,7 @@ fn slide(board: &Board, geo: &Geometry, avoid: u32, kinds: u8, origin: CellId, c
     let lines = Kind::Orthogonal.bit() | Kind::Diagonal.bit();
     let keep = if kinds & lines == 0 { u8::MAX } else { kinds | Kind::Other.bit() };
     let (mut c, mut h) = (cell, heading);
-    while let Some((n, nh)) = geo.step(c, h, avoid) {
+    while let Some((n, nh)) = avoid.step(geo, c, h) {
         if n == origin {
             return (out, true);
         }
@@ -128,8 +128,8 @@ pub fn rule_rays_within(
         }
     };
     // Legs as (slides, turns, avoid); the first leg's turns are applied already through `starts`.
-    let mut legs = vec![Leg { slides: rule.first_slides, turns: vec![0], avoid: rule.first_avoid }];
-    legs.extend(rule.legs.iter().map(|l| Leg { slides: l.slides, turns: l.turns.clone(), avoid: l.avoid }));
+    let mut legs = vec![Leg { slides: rule.first_slides, turns: vec![0], avoid: Avoid { seams: rule.first_avoid, cells: &rule.first_avoid_cells } }];
+    legs.extend(rule.legs.iter().map(|l| Leg { slides: l.slides, turns: l.turns.clone(), avoid: Avoid { seams: l.avoid, cells: &l.avoid_cells } }));
     // A leap's rays do not depend on the cells passed, so it is walked by its reachable
     // (leg, cell, heading) states, each once, instead of by its paths.
     let by_state = rule.leap && flags & ray::PASS_UNATTACKED == 0;
@@ -183,10 +183,23 @@ pub fn expansion_limit(v: &Variant) -> Option<Overflow> {
     None
 }
 
-struct Leg {
+struct Leg<'a> {
     slides: bool,
     turns: Vec<i32>,
-    avoid: u32,
+    avoid: Avoid<'a>,
+}
+
+/// What a leg may not do: cross these seams (a bit mask) or enter these cells (sorted).
+struct Avoid<'a> {
+    seams: u32,
+    cells: &'a [CellId],
+}
+
+impl Avoid<'_> {
+    /// One step, unless it crosses an avoided seam or enters an avoided cell.
+    fn step(&self, geo: &Geometry, cell: CellId, heading: HeadingId) -> Option<(CellId, HeadingId)> {
+        geo.step(cell, heading, self.seams).filter(|(c, _)| self.cells.binary_search(c).is_err())
+    }
 }
 
 /// One rule being walked from one origin.
@@ -196,7 +209,7 @@ struct Walk<'a> {
     leap: bool,
     flags: u8,
     origin: CellId,
-    legs: &'a [Leg],
+    legs: &'a [Leg<'a>],
     /// Walk states once each (leaps): `visited` holds (leg, cell, heading) for the current first
     /// heading, and `found` the rays already given.
     by_state: bool,
@@ -234,7 +247,7 @@ impl Walk<'_> {
             let h = if leg == 0 { heading } else { self.board.rotate_at(cell, heading, t) };
             if *slides {
                 let kinds = if leg == 0 { self.first_kinds } else { self.board.headings[h].kind.bit() };
-                let (cells, returns) = slide(self.board, self.geo, *avoid, kinds, self.origin, cell, h);
+                let (cells, returns) = slide(self.board, self.geo, avoid, kinds, self.origin, cell, h);
                 if last {
                     if !cells.is_empty() {
                         let mut f = self.flags | ray::SLIDE;
@@ -251,7 +264,7 @@ impl Walk<'_> {
                     }
                     passed.truncate(depth);
                 }
-            } else if let Some((c, nh)) = self.geo.step(cell, h, *avoid) {
+            } else if let Some((c, nh)) = avoid.step(self.geo, cell, h) {
                 if last {
                     // A path that ends on its own start is no move.
                     if c != self.origin {

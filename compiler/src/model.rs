@@ -214,6 +214,8 @@ pub struct MoveRule {
     pub first_slides: bool,
     /// Seams the first leg may not cross (bits of [`Board::seams`]).
     pub first_avoid: u32,
+    /// Cells the first leg may not enter (`avoid ZONE`), sorted.
+    pub first_avoid_cells: Vec<CellId>,
     /// The legs after the first.
     pub legs: Vec<Leg>,
     /// `on ...`: per side, the only cells the rule applies from (`None`: every cell).
@@ -236,6 +238,8 @@ pub struct Leg {
     pub turns: Vec<i32>,
     /// Seams this leg may not cross (bits of [`Board::seams`]).
     pub avoid: u32,
+    /// Cells this leg may not enter (`avoid ZONE`), sorted.
+    pub avoid_cells: Vec<CellId>,
 }
 
 #[derive(Debug, Clone)]

@@ -363,6 +363,8 @@ pub struct Leg {
     pub dirs: LegDirs,
     /// `avoid ...`: seams this leg may not step across.
     pub avoid: Vec<Name>,
+    /// `avoid ZONE` (a zone form): cells this leg may not enter.
+    pub avoid_cells: Option<Zone>,
 }
 
 /// What follows `step`/`slide`. The grammar accepts every form on every leg; which forms a leg
@@ -427,16 +429,30 @@ pub enum DirectionSpec {
     Derived(DerivedDirs),
 }
 
-/// `GROUP away|farthest from CELL [by GROUP]`.
+/// Which candidate headings a derived direction keeps on a cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Derivation {
+    /// Every heading whose step leads farther (`away`).
+    Away,
+    /// Of those, the ones leading farthest (`farthest`).
+    Farthest,
+    /// Every heading whose step leads nearer (`toward`).
+    Toward,
+    /// Of those, the ones leading nearest (`nearest`).
+    Nearest,
+}
+
+/// `GROUP away|farthest from PLACE [by GROUP]`, `GROUP toward PLACE`, `GROUP nearest to PLACE`.
 #[derive(Debug, Clone)]
 pub struct DerivedDirs {
     pub span: Span,
     /// The candidate headings.
     pub candidates: DirSet,
-    /// `farthest` rather than `away`.
-    pub farthest: bool,
-    pub farthest_span: Span,
-    pub from: Name,
+    pub mode: Derivation,
+    pub mode_span: Span,
+    /// A cell, a zone of the side (both [`Zone::Named`]) or a zone form: distances count to its
+    /// nearest cell.
+    pub from: Zone,
     /// The headings whose steps the distance counts (`all` when omitted).
     pub by: Option<DirSet>,
 }

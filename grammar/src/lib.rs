@@ -202,6 +202,8 @@ fn describe_rule(rule: Rule) -> &'static str {
         Rule::kw_direction | Rule::direction => "`direction`",
         Rule::kw_away | Rule::away => "`away`",
         Rule::kw_farthest | Rule::farthest => "`farthest`",
+        Rule::kw_toward | Rule::toward => "`toward`",
+        Rule::kw_nearest | Rule::nearest => "`nearest`",
         Rule::kw_from => "`from`",
         Rule::kw_by => "`by`",
         Rule::kw_zone | Rule::zone_decl => "`zone`",
@@ -349,6 +351,8 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_direction
             | Rule::kw_away
             | Rule::kw_farthest
+            | Rule::kw_toward
+            | Rule::kw_nearest
             | Rule::kw_from
             | Rule::kw_by
             | Rule::kw_zone
@@ -821,17 +825,16 @@ fn build_leg(pair: Pair<Rule>) -> Result<Leg, SyntaxError> {
         }
         _ => return Err(internal(span_of(&what))),
     };
-    let avoid = match c.next_if(Rule::avoid) {
-        Some(a) => {
-            let inner = Children::of(a).next()?;
-            match inner.as_rule() {
-                Rule::dir_set => Children::of(inner).rest().map(|p| name_of(&p)).collect(),
-                _ => vec![name_of(&inner)],
-            }
+    let (mut avoid, mut avoid_cells) = (Vec::new(), None);
+    if let Some(a) = c.next_if(Rule::avoid) {
+        let inner = Children::of(a).next()?;
+        match inner.as_rule() {
+            Rule::dir_set => avoid = Children::of(inner).rest().map(|p| name_of(&p)).collect(),
+            Rule::ident => avoid = vec![name_of(&inner)],
+            _ => avoid_cells = Some(build_zone(inner)?),
         }
-        None => Vec::new(),
-    };
-    Ok(Leg { span, slides, keyword, dirs, avoid })
+    }
+    Ok(Leg { span, slides, keyword, dirs, avoid, avoid_cells })
 }
 
 fn build_turn(pair: Pair<Rule>) -> Result<Turn, SyntaxError> {
@@ -981,11 +984,20 @@ fn build_direction_spec(p: Pair<Rule>) -> Result<DirectionSpec, SyntaxError> {
             let mut c = Children::of(p);
             let candidates = build_dir_set(c.next()?);
             let rule = c.next()?;
-            let farthest = rule.as_rule() == Rule::farthest;
-            let farthest_span = span_of(&rule);
-            let from = c.name()?;
+            let mode = match rule.as_rule() {
+                Rule::away => Derivation::Away,
+                Rule::farthest => Derivation::Farthest,
+                Rule::toward => Derivation::Toward,
+                _ => Derivation::Nearest,
+            };
+            let mode_span = span_of(&rule);
+            let place = c.next()?;
+            let from = match place.as_rule() {
+                Rule::ident => Zone::Named { span: span_of(&place), name: name_of(&place) },
+                _ => build_zone(place)?,
+            };
             let by = c.rest().next().map(build_dir_set);
-            Ok(DirectionSpec::Derived(DerivedDirs { span, candidates, farthest, farthest_span, from, by }))
+            Ok(DirectionSpec::Derived(DerivedDirs { span, candidates, mode, mode_span, from, by }))
         }
         _ => Err(internal(span)),
     }

@@ -153,11 +153,11 @@ fn identify_directions_zones_and_on() {
     for st in &white.statements {
         match st {
             SideStmt::Forward { spec: DirectionSpec::Derived(d), .. } => {
-                assert!(!d.farthest && d.from.text == "i1");
+                assert!(d.mode == Derivation::Away && matches!(&d.from, Zone::Named { name, .. } if name.text == "i1"));
                 seen.0 = true;
             }
             SideStmt::Direction { name, spec: DirectionSpec::Derived(d), .. } => {
-                assert!(d.farthest && name.text == "away-diagonal");
+                assert!(d.mode == Derivation::Farthest && name.text == "away-diagonal");
                 seen.1 = true;
             }
             SideStmt::Zone { name, zone: Zone::Cells { cells, .. }, .. } => {

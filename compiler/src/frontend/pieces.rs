@@ -187,7 +187,11 @@ impl Frontend {
                 }
             };
             let avoid = self.avoid(&leg.avoid, board);
-            legs.push(model::Leg { slides: leg.slides, turns, avoid });
+            let Some(avoid_cells) = self.avoid_cells(&leg.avoid_cells, board) else {
+                ok = false;
+                continue;
+            };
+            legs.push(model::Leg { slides: leg.slides, turns, avoid, avoid_cells });
         }
         let on = match &r.on {
             None => None,
@@ -212,6 +216,8 @@ impl Frontend {
         };
         let first = first_dirs?;
         let first_avoid = self.avoid(&r.legs[0].avoid, board);
+        let first_avoid_cells = self.avoid_cells(&r.legs[0].avoid_cells, board);
+        let first_avoid_cells = first_avoid_cells?;
         let rule = model::MoveRule {
             mode,
             initial: seen.contains_key(&Initial),
@@ -222,10 +228,20 @@ impl Frontend {
             first,
             first_slides: r.legs.first().is_some_and(|l| l.slides),
             first_avoid,
+            first_avoid_cells,
             legs,
             origins: None,
         };
         ok.then_some((rule, on))
+    }
+
+    /// The cells an `avoid ZONE` names (none without one), sorted; `None` after an error.
+    fn avoid_cells(&mut self, zone: &Option<ast::Zone>, board: &BoardInfo) -> Option<Vec<CellId>> {
+        let Some(zone) = zone else { return Some(Vec::new()) };
+        let mut cells = self.zone(zone, board, &HashMap::new())?;
+        cells.sort_unstable();
+        cells.dedup();
+        Some(cells)
     }
 
     /// Turn amounts, kept small (a turn by the number of headings is no turn).

@@ -164,8 +164,8 @@ impl Frontend {
         ok.then_some(out)
     }
 
-    /// What `forward` or a `direction` means on every cell.
-    pub(super) fn direction_spec(&mut self, spec: &ast::DirectionSpec, board: &BoardInfo) -> Option<Vec<Vec<HeadingId>>> {
+    /// What `forward` or a `direction` means on every cell; `zones` are the side's own.
+    pub(super) fn direction_spec(&mut self, spec: &ast::DirectionSpec, board: &BoardInfo, zones: &HashMap<String, Vec<CellId>>) -> Option<Vec<Vec<HeadingId>>> {
         let ncells = board.board.cells.len();
         match spec {
             ast::DirectionSpec::Fixed(set) => {
@@ -173,32 +173,45 @@ impl Frontend {
                 Some(vec![hs; ncells])
             }
             ast::DirectionSpec::Derived(d) => {
+                use ast::Derivation::*;
                 let candidates = self.heading_set(&d.candidates, board, None);
                 let by = match &d.by {
                     Some(set) => self.heading_set(set, board, None),
                     None => Some((0..board.board.headings.len()).collect()),
                 };
-                let from = self.cell(&d.from, &board.cells_by_name, board.cells_complete, " on this board");
+                // A name is a zone of the side if it declares one, else a cell.
+                let from = match &d.from {
+                    ast::Zone::Named { name, .. } if !zones.contains_key(&name.text) => {
+                        self.cell(name, &board.cells_by_name, board.cells_complete, " on this board (nor a zone of this side)").map(|c| vec![c])
+                    }
+                    zone => self.zone(zone, board, zones),
+                };
                 let (candidates, by, from) = (candidates?, by?, from?);
-                let dist = distances(&board.board, from, &by);
+                let dist = distances(&board.board, &from, &by);
+                let outward = matches!(d.mode, Away | Farthest);
                 let mut out = vec![Vec::new(); ncells];
                 for (c, hs) in out.iter_mut().enumerate() {
                     let Some(here) = dist[c] else { continue };
-                    let farther: Vec<(HeadingId, u32)> = candidates
+                    let leading: Vec<(HeadingId, u32)> = candidates
                         .iter()
                         .filter_map(|&h| {
                             let (t, _) = board.board.step(c, h)?;
                             let there = dist[t]?;
-                            (there > here).then_some((h, there))
+                            (if outward { there > here } else { there < here }).then_some((h, there))
                         })
                         .collect();
-                    let best = farther.iter().map(|&(_, d)| d).max().unwrap_or(0);
-                    *hs = farther.iter().filter(|&&(_, there)| !d.farthest || there == best).map(|&(h, _)| h).collect();
+                    let best = if outward { leading.iter().map(|&(_, d)| d).max() } else { leading.iter().map(|&(_, d)| d).min() };
+                    let extreme = matches!(d.mode, Farthest | Nearest);
+                    *hs = leading.iter().filter(|&&(_, there)| !extreme || Some(there) == best).map(|&(h, _)| h).collect();
                 }
                 if board.cells_complete && out.iter().all(Vec::is_empty) {
-                    let label = self.primary(d.span, "no heading leads away anywhere");
+                    let what = if outward { "farther from" } else { "nearer to" };
+                    let label = self.primary(d.span, format!("no heading leads {what} it anywhere"));
                     self.diagnostics.push(Diagnostic::warning().with_message("this direction is empty on every cell").with_labels(vec![label]).with_notes(vec![
-                        format!("note: no step along these headings leads farther from `{}` (counting steps along the `by` headings)", d.from.text),
+                        format!("note: no step along these headings leads {what} {} (counting steps along the `by` headings)", match &d.from {
+                            ast::Zone::Named { name, .. } => format!("`{}`", name.text),
+                            _ => "the zone".into(),
+                        }),
                     ]));
                 }
                 Some(out)
@@ -262,7 +275,7 @@ impl Frontend {
                         continue;
                     }
                     declared[d] = Some(*span);
-                    if let Some(per_cell) = self.direction_spec(spec, board) {
+                    if let Some(per_cell) = self.direction_spec(spec, board, &zones) {
                         side_directions[d] = per_cell;
                     }
                 }

@@ -258,12 +258,21 @@ pub fn describe_rule(v: &Variant, rule: &crate::model::MoveRule) -> String {
             _ => Some(format!("avoid {{ {} }}", names.join(" "))),
         }
     };
+    let avoid_cells = |cells: &[usize]| -> Option<String> {
+        match cells.len() {
+            0 => None,
+            1 => Some(format!("avoid cells {{ {} }}", v.board.cells[cells[0]].name)),
+            n => Some(format!("avoid {n} cells")),
+        }
+    };
     words.extend(avoid(rule.first_avoid));
+    words.extend(avoid_cells(&rule.first_avoid_cells));
     for leg in &rule.legs {
         words.push("then".into());
         words.push(if leg.slides { "slide".into() } else { "step".into() });
         words.push(if leg.turns == [0] { "straight".into() } else { turns(&leg.turns) });
         words.extend(avoid(leg.avoid));
+        words.extend(avoid_cells(&leg.avoid_cells));
     }
     if let Some(per_side) = &rule.origins {
         // The cells differ per side; give their number.
