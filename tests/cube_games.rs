@@ -1,0 +1,706 @@
+//! Cube-Surface Chess (examples/cube/): the games cross-checked against an independent reference
+//! (tests/common/cube_reference.rs) that walks the cube's lattice directly, with its own start
+//! positions built from the page's setup (not read from the files): the lattice facts of
+//! ../shared/seed-facts.md 3.B, the three knight definitions, perft and legal moves in
+//! positions reached by fixed pseudo-random playouts.
+
+mod common;
+
+use common::cube_reference::{Cube, Game, Kind, KnightDef, Pos, P};
+use common::cube_reference::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, SIDES, SYMBOLS};
+use orbis_runtime::tables::ray;
+use orbis_runtime::{Engine, MoveInfo, Tables};
+use std::collections::{BTreeMap, BTreeSet};
+
+const EIGHT: &str = "examples/cube/cube-8x8.orbis";
+const EIGHT_UNION: &str = "examples/cube/cube-8x8-knight-union.orbis";
+const EIGHT_VERTEX: &str = "examples/cube/cube-8x8-knight-through-vertex.orbis";
+const FIVE: &str = "examples/cube/cube-5x5.orbis";
+
+fn parity(p: P) -> i32 {
+    (p[0] + p[1] + p[2]).rem_euclid(2)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The lattice (seed-facts 3.A, 3.B), on the reference.
+
+#[test]
+fn cells_and_king_neighbours() {
+    for (n, cells) in [(8, 296), (5, 98)] {
+        let cube = Cube::new(n);
+        assert_eq!(cube.cells.len(), cells);
+        let m = n - 1;
+        assert_eq!(cube.cells.len() as i32, 6 * (n - 2) * (n - 2) + 12 * (n - 2) + 8);
+        for &p in &cube.cells {
+            let (orth, diag) = (cube.orth_neighbours(p), cube.diag_neighbours(p));
+            let expect = if cube.is_vertex(p) { 3 } else { 4 };
+            assert_eq!((orth.len(), diag.len()), (expect, expect), "{p:?}");
+            // An edge square is one square, of one colour: orthogonal neighbours have the other
+            // colour, diagonal ones the same.
+            assert!(orth.iter().all(|&q| parity(q) != parity(p)), "{p:?}");
+            assert!(diag.iter().all(|&q| parity(q) == parity(p)), "{p:?}");
+            // The first cells of the lines are the neighbours.
+            let firsts = |diagonal: bool| -> BTreeSet<P> { cube.starts(p, diagonal).into_iter().filter_map(|s| cube.step(s)).map(|s| s.p).collect() };
+            assert_eq!(firsts(false), orth.iter().copied().collect(), "{p:?}");
+            assert_eq!(firsts(true), diag.iter().copied().collect(), "{p:?}");
+        }
+        let edge_squares = cube.cells.iter().filter(|&&p| cube.boundary(p) == 2).count();
+        assert_eq!(edge_squares as i32, 12 * (n - 2));
+        assert_eq!(cube.king_neighbours([0, 0, 0]).len(), 6);
+        assert_eq!(cube.king_neighbours([0, 0, 2]).len(), 8);
+        assert_eq!(cube.king_neighbours([m, 2, m]).len(), 8);
+    }
+}
+
+#[test]
+fn bishops_keep_their_colour_and_reach_every_square_of_it() {
+    for n in [8, 5] {
+        let cube = Cube::new(n);
+        let mut reached = BTreeSet::new();
+        for &p in &cube.cells {
+            for line in cube.lines(p, false, true) {
+                for &q in &line {
+                    assert_eq!(parity(q), parity(p), "bishop from {p:?}: {line:?}");
+                    reached.insert(q);
+                }
+                // A bishop line ends on a vertex or comes back round to its start.
+                let last = *line.last().expect("a cell");
+                let back = cube.diag_neighbours(p).contains(&last);
+                assert!(cube.is_vertex(last) || back, "{p:?}: {line:?}");
+                assert!(line[..line.len() - 1].iter().all(|&q| !cube.is_vertex(q)), "{p:?}: {line:?}");
+            }
+        }
+        assert_eq!(reached.len(), cube.cells.len());
+    }
+}
+
+#[test]
+fn rook_lines_through_faces_are_loops_and_edge_lines_end_on_vertices() {
+    let cube = Cube::new(8);
+    for &p in &cube.cells {
+        for line in cube.lines(p, true, false) {
+            if cube.boundary(p) == 1 {
+                assert_eq!(line.len(), 27, "{p:?}: {line:?}");
+            }
+            if line.len() != 27 {
+                assert!(cube.is_vertex(*line.last().unwrap()), "{p:?}: {line:?}");
+            }
+        }
+    }
+    assert_eq!(cube.lines([0, 7, 7], true, false).iter().map(Vec::len).collect::<Vec<_>>(), [7, 7, 7]);
+}
+
+#[test]
+fn a_diagonal_next_to_a_vertex_bends_round_it() {
+    let cube = Cube::new(8);
+    let lines = cube.lines([5, 4, 7], false, true);
+    let line = lines.iter().find(|l| l[0] == [6, 5, 7]).expect("the line");
+    assert_eq!(&line[..4], &[[6, 5, 7], [7, 6, 7], [7, 7, 6], [6, 7, 5]]);
+}
+
+#[test]
+fn a_queen_switches_between_diagonal_and_edge_line_at_a_vertex() {
+    let cube = Cube::new(8);
+    let from = |p: P, first: P| -> Vec<P> { cube.lines(p, true, true).into_iter().find(|l| l[0] == first).expect("a line") };
+    let line = from([4, 4, 7], [5, 5, 7]);
+    assert_eq!(&line[..6], &[[5, 5, 7], [6, 6, 7], [7, 7, 7], [7, 7, 6], [7, 7, 5], [7, 7, 4]]);
+    let line = from([7, 7, 4], [7, 7, 5]);
+    assert_eq!(&line[..5], &[[7, 7, 5], [7, 7, 6], [7, 7, 7], [6, 6, 7], [5, 5, 7]]);
+    // Rooks and bishops stop on the vertex.
+    assert_eq!(cube.lines([4, 4, 7], false, true).into_iter().find(|l| l[0] == [5, 5, 7]).unwrap(), [[5, 5, 7], [6, 6, 7], [7, 7, 7]]);
+    assert_eq!(cube.lines([7, 7, 4], true, false).into_iter().find(|l| l[0] == [7, 7, 5]).unwrap(), [[7, 7, 5], [7, 7, 6], [7, 7, 7]]);
+    // Every queen line through every vertex: arriving diagonally it leaves along an edge, and
+    // the reverse.
+    for n in [8, 5] {
+        let cube = Cube::new(n);
+        let mut passes = 0;
+        for &p in &cube.cells {
+            for line in cube.lines(p, true, true) {
+                let cells: Vec<P> = std::iter::once(p).chain(line.iter().copied()).collect();
+                for i in 1..cells.len() - 1 {
+                    let v = cells[i];
+                    if cube.is_vertex(v) {
+                        let (before, after) = (cells[i - 1], cells[i + 1]);
+                        let diag_in = cube.diag_neighbours(v).contains(&before);
+                        assert_ne!(diag_in, cube.diag_neighbours(v).contains(&after), "{p:?}: {cells:?}");
+                        assert_eq!(diag_in, cube.orth_neighbours(v).contains(&after), "{p:?}: {cells:?}");
+                        // The diagonal's face is the one perpendicular to the edge.
+                        let (d, e) = if diag_in { (before, after) } else { (after, before) };
+                        let k = (0..3).find(|&k| e[k] != v[k]).expect("the edge's axis");
+                        assert_eq!(d[k], v[k], "{p:?}: {cells:?}");
+                        passes += 1;
+                    }
+                }
+            }
+        }
+        assert!(passes > 0);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The knight.
+
+#[test]
+fn knight_definitions_agree_except_near_vertices() {
+    for n in [8, 5] {
+        let cube = Cube::new(n);
+        let mut differ = BTreeSet::new();
+        let mut near = 0;
+        for &p in &cube.cells {
+            let od = cube.knight(p, KnightDef::OrthDiag);
+            let un = cube.knight(p, KnightDef::Union);
+            let tv = cube.knight(p, KnightDef::OrthDiagThroughVertex);
+            let dist = cube.vertex_distance(p);
+            if dist > 2 {
+                assert_eq!(od, un, "{p:?}");
+                assert_eq!(od, tv, "{p:?}");
+                assert_eq!(od.len(), 8, "{p:?}");
+                // Away from vertices every decomposition gives the same 8 cells.
+                let [a, b, c] = cube.knight_parts(p);
+                assert_eq!((&a, &b), (&c, &od), "{p:?}");
+            } else {
+                near += 1;
+            }
+            if od != un {
+                differ.insert(p);
+            }
+            // No destination is a neighbour or the start.
+            assert!(!od.contains(&p) && od.iter().all(|q| !cube.king_neighbours(p).contains(q)), "{p:?}: {od:?}");
+            assert!(od.is_subset(&un), "{p:?}");
+            assert!(od.is_subset(&tv), "{p:?}");
+        }
+        // Where the three decompositions (2+1, 1+diagonal, diagonal+1) do not all agree.
+        let mut decompositions = BTreeSet::new();
+        for &p in &cube.cells {
+            let [a, b, c] = cube.knight_parts(p);
+            if !cube.is_vertex(p) && !(a == b && b == c) {
+                decompositions.insert(p);
+            }
+        }
+        let count = |s: &BTreeSet<P>, b: usize| s.iter().filter(|&&p| cube.boundary(p) == b).count();
+        eprintln!(
+            "{n}x{n}: OrthDiag and Union differ on {} cells ({} edge, {} face, {} vertex); the decompositions disagree on {} ({} edge, {} face); {near} cells within 2 steps of a vertex",
+            differ.len(),
+            count(&differ, 2),
+            count(&differ, 1),
+            count(&differ, 3),
+            decompositions.len(),
+            count(&decompositions, 2),
+            count(&decompositions, 1),
+        );
+        // OrthDiag and Union differ only on the edge squares next to a vertex: the union adds
+        // the diagonal step onto the next edge square and the orthogonal step round the vertex
+        // (from (0,0,1) by (1,0,0) to (1,1,0)).
+        assert_eq!((differ.len(), count(&differ, 2)), (24, 24));
+        assert!(differ.iter().all(|&p| cube.vertex_distance(p) == 1));
+        let extra: Vec<P> = cube.knight([0, 0, 1], KnightDef::Union).difference(&cube.knight([0, 0, 1], KnightDef::OrthDiag)).copied().collect();
+        assert_eq!(extra, [[1, 1, 0]]);
+        // seed-facts 3.A: the decompositions disagree on 72 cells, the 48 edge squares within two
+        // steps of a vertex and the 24 face squares diagonally next to one.
+        for &p in &decompositions {
+            let dist = cube.vertex_distance(p);
+            assert!(dist <= 2, "{p:?}");
+            if cube.boundary(p) == 1 {
+                assert_eq!(dist, 1, "{p:?}");
+            }
+        }
+        if n == 8 {
+            assert_eq!((decompositions.len(), count(&decompositions, 2), count(&decompositions, 1)), (72, 48, 24));
+        }
+    }
+}
+
+#[test]
+fn knight_examples() {
+    let cube = Cube::new(8);
+    // seed-facts 3.A: from the edge square (0,0,2), one orthogonal and one diagonal outward
+    // reaches (0,1,0) and (1,0,0); two straight and one would pass through the vertex.
+    let od = cube.knight([0, 0, 2], KnightDef::OrthDiag);
+    assert!(od.contains(&[0, 1, 0]) && od.contains(&[1, 0, 0]), "{od:?}");
+    // Through the vertex from (0,0,1): the vertex's other two edge cells.
+    let tv = cube.knight([0, 0, 1], KnightDef::OrthDiagThroughVertex);
+    let od = cube.knight([0, 0, 1], KnightDef::OrthDiag);
+    assert_eq!(tv.difference(&od).copied().collect::<Vec<_>>(), [[0, 1, 0], [1, 0, 0]]);
+    // A knight on a face square in the middle.
+    assert_eq!(cube.knight([3, 3, 7], KnightDef::OrthDiag), [[1, 2, 7], [1, 4, 7], [2, 1, 7], [2, 5, 7], [4, 1, 7], [4, 5, 7], [5, 2, 7], [5, 4, 7]].into_iter().collect());
+    // Across an edge: from (3,6,7) two cells up leave board 1 onto board 4.
+    let n = cube.knight([3, 6, 7], KnightDef::OrthDiag);
+    assert!(n.contains(&[2, 7, 6]) && n.contains(&[4, 7, 6]), "{n:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Against the engine.
+
+fn key(m: &MoveInfo) -> String {
+    match m.promotion {
+        Some(p) => format!("{}-{}={p}", m.from, m.to),
+        None => format!("{}-{}", m.from, m.to),
+    }
+}
+
+fn engine_moves(engine: &Engine, text: &str) -> BTreeSet<String> {
+    engine.moves(Some(text)).unwrap_or_else(|e| panic!("{text}: {e}")).iter().map(key).collect()
+}
+
+fn reference_moves(g: &Game, pos: &Pos) -> BTreeSet<String> {
+    g.legal_moves(pos).into_iter().map(|mv| g.key(mv)).collect()
+}
+
+fn set_diff(engine: &BTreeSet<String>, reference: &BTreeSet<String>) -> String {
+    format!(
+        "engine only: {:?}\nreference only: {:?}",
+        engine.difference(reference).collect::<Vec<_>>(),
+        reference.difference(engine).collect::<Vec<_>>()
+    )
+}
+
+/// Follows a perft mismatch down to a position whose legal moves differ, and panics describing it.
+fn locate(path: &str, engine: &Engine, g: &Game, pos: &Pos, depth: usize, line: Vec<String>) -> ! {
+    let text = g.general(pos);
+    if depth == 1 {
+        let (e, r) = (engine_moves(engine, &text), reference_moves(g, pos));
+        panic!("{path}: after {line:?}\nposition {text}\n{}", set_diff(&e, &r));
+    }
+    let e: BTreeMap<String, u64> = engine.divide(Some(&text), depth).unwrap().into_iter().map(|(m, n)| (key(&m), n)).collect();
+    let r = g.divide(pos, depth);
+    let mut report = String::new();
+    for k in e.keys().chain(r.keys()).collect::<BTreeSet<_>>() {
+        if e.get(k) != r.get(k) {
+            report += &format!("  {k}: engine {:?}, reference {:?}\n", e.get(k), r.get(k));
+        }
+    }
+    eprintln!("{path}: divide({depth}) after {line:?} differs:\n{report}");
+    let ek: BTreeSet<String> = e.keys().cloned().collect();
+    let rk: BTreeSet<String> = r.keys().cloned().collect();
+    if ek != rk {
+        panic!("{path}: after {line:?}\nposition {text}\n{}", set_diff(&ek, &rk));
+    }
+    let k = e.keys().find(|k| e[*k] != r[*k]).expect("a differing move").clone();
+    let mv = g.legal_moves(pos).into_iter().find(|&mv| g.key(mv) == k).expect("the move");
+    let mut line = line;
+    line.push(k);
+    locate(path, engine, g, &g.make(pos, mv), depth - 1, line)
+}
+
+fn check_perft(path: &str, engine: &Engine, g: &Game, pos: &Pos, depth: usize) -> u64 {
+    let text = g.general(pos);
+    let r = g.perft(pos, depth);
+    let e = engine.perft(Some(&text), depth).unwrap_or_else(|e| panic!("{path}: {text}: {e}"));
+    if e != r {
+        eprintln!("{path}: perft({depth}) engine {e}, reference {r}");
+        locate(path, engine, g, pos, depth, vec![]);
+    }
+    r
+}
+
+/// The pieces of a position in the general notation, per side.
+fn pieces_of(general: &str) -> [BTreeSet<String>; 2] {
+    let field = |name: &str| -> BTreeSet<String> {
+        general
+            .split_whitespace()
+            .find_map(|t| t.strip_prefix(&format!("{name}=")))
+            .map(|v| v.split(',').filter(|s| !s.is_empty()).map(String::from).collect())
+            .unwrap_or_default()
+    };
+    [field("white"), field("black")]
+}
+
+fn require(path: &str) {
+    assert!(common::exists(path), "{path} is not written yet");
+}
+
+/// The engine's start position is the reference's, and perft 1..=3 from it agree.
+fn perft_test(path: &str, g: &Game, expect: [u64; 3]) {
+    require(path);
+    let engine = common::engine(path);
+    let start = g.start();
+    let theirs = engine.general_text(None).unwrap();
+    assert_eq!(pieces_of(&theirs), g.pieces(&start), "{path}: the start position\n{theirs}\n{}", g.general(&start));
+    let mut got = Vec::new();
+    for depth in 1..=3 {
+        let t = std::time::Instant::now();
+        let n = check_perft(path, &engine, g, &start, depth);
+        eprintln!("{path}: reference perft({depth}) = {n} in {:.2?}", t.elapsed());
+        assert_eq!(engine.perft(None, depth).unwrap(), n, "{path}: perft({depth}) from the file's own start position");
+        got.push(n);
+    }
+    assert_eq!(got, expect, "{path}: reference perft 1..=3");
+}
+
+/// Fixed pseudo-random playouts of the reference; at every ply the legal moves agree. Moves that
+/// castle, promote or take en passant are preferred, then pawn moves and captures.
+fn playout_test(path: &str, g: &Game, seeds: std::ops::RangeInclusive<u64>, plies: usize) -> [usize; 4] {
+    require(path);
+    let engine = common::engine(path);
+    let mut special = [0usize; 4]; // castles, en passant, promotions, double steps
+    for seed in seeds {
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut rand = move |n: usize| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) as usize % n
+        };
+        let mut pos = g.start();
+        let mut line: Vec<String> = Vec::new();
+        for _ in 0..plies {
+            let text = g.general(&pos);
+            let moves = g.legal_moves(&pos);
+            let (e, r) = (engine_moves(&engine, &text), moves.iter().map(|&mv| g.key(mv)).collect::<BTreeSet<_>>());
+            assert_eq!(e, r, "{path} seed {seed} after {line:?}\nposition {text}\n{}", set_diff(&e, &r));
+            if moves.is_empty() {
+                break;
+            }
+            let preferred: Vec<_> = moves.iter().copied().filter(|mv| matches!(mv.kind, Kind::Castle(..) | Kind::EnPassant(_)) || mv.promotion.is_some()).collect();
+            let captures: Vec<_> = moves.iter().copied().filter(|mv| pos.board[mv.to].is_some()).collect();
+            let pawns: Vec<_> = moves.iter().copied().filter(|mv| matches!(pos.board[mv.from], Some((_, PAWN)))).collect();
+            let mv = if !preferred.is_empty() && rand(2) == 0 {
+                preferred[rand(preferred.len())]
+            } else if !pawns.is_empty() && rand(3) == 0 {
+                pawns[rand(pawns.len())]
+            } else if !captures.is_empty() && rand(2) == 0 {
+                captures[rand(captures.len())]
+            } else {
+                moves[rand(moves.len())]
+            };
+            match mv.kind {
+                Kind::Castle(..) => special[0] += 1,
+                Kind::EnPassant(_) => special[1] += 1,
+                Kind::Double(_) => special[3] += 1,
+                Kind::Normal => {}
+            }
+            if mv.promotion.is_some() {
+                special[2] += 1;
+            }
+            line.push(g.key(mv));
+            pos = g.make(&pos, mv);
+        }
+        check_perft(path, &engine, g, &pos, 2);
+    }
+    eprintln!("{path}: played castles, en passant, promotions, double steps: {special:?}");
+    special
+}
+
+// The riders on the 8x8 cube in tests/polygon/cube-riders.orbis (its knight is the through-vertex
+// one): no pawns or castling, so the lines and knights alone; and on the 5x5.
+#[test]
+fn riders_agree_with_the_engine() {
+    let path = "tests/polygon/cube-riders.orbis";
+    let g = Game::eight(KnightDef::OrthDiagThroughVertex);
+    let engine = common::engine(path);
+    let pos = g.position(0, "Kx4y7z7,Qx6y6z7,Rx7y7z7,Bx5y7z6,Nx1y7z7", "Kx3y0z0,Qx1y1z0,Rx0y0z0,Bx2y0z1,Nx6y0z0");
+    assert_eq!(pieces_of(&engine.general_text(None).unwrap()), g.pieces(&pos));
+    for depth in 1..=3 {
+        check_perft(path, &engine, &g, &pos, depth);
+    }
+    // The 5x5 cube's riders (tests/polygon/cube-5x5-riders.orbis, no knights).
+    let path = "tests/polygon/cube-5x5-riders.orbis";
+    let g = Game::five();
+    let engine = common::engine(path);
+    let pos = g.position(0, "Kx2y4z4,Qx3y3z4,Rx4y4z4,Bx1y4z3", "Kx2y0z0,Qx1y1z0,Rx0y0z0,Bx3y0z1");
+    assert_eq!(pieces_of(&engine.general_text(None).unwrap()), g.pieces(&pos));
+    for depth in 1..=3 {
+        check_perft(path, &engine, &g, &pos, depth);
+    }
+}
+
+#[test]
+fn perft_8x8() {
+    perft_test(EIGHT, &Game::eight(KnightDef::OrthDiag), [48, 2304, 122540]);
+}
+
+#[test]
+fn perft_8x8_knight_union() {
+    perft_test(EIGHT_UNION, &Game::eight(KnightDef::Union), [48, 2304, 122924]);
+}
+
+#[test]
+fn perft_8x8_knight_through_vertex() {
+    perft_test(EIGHT_VERTEX, &Game::eight(KnightDef::OrthDiagThroughVertex), [48, 2304, 122924]);
+}
+
+#[test]
+fn perft_5x5() {
+    perft_test(FIVE, &Game::five(), [37, 1353, 52762]);
+}
+
+/// Middlegame positions (40 plies) and longer games (160 plies). (Random games seldom promote or
+/// take en passant: see `special_positions_*`.)
+fn playouts(path: &str, g: &Game, seeds: u64) {
+    let short = playout_test(path, g, 1..=seeds, 40);
+    let long = playout_test(path, g, 101..=100 + seeds / 2, 160);
+    let total: Vec<usize> = (0..4).map(|i| short[i] + long[i]).collect();
+    assert!(total[3] > 0, "{path}: no double step played");
+    if !g.five {
+        assert!(total[0] > 0, "{path}: no castling played");
+    }
+}
+
+#[test]
+fn playouts_8x8() {
+    playouts(EIGHT, &Game::eight(KnightDef::OrthDiag), 8);
+}
+
+#[test]
+fn playouts_8x8_knight_union() {
+    playouts(EIGHT_UNION, &Game::eight(KnightDef::Union), 4);
+}
+
+#[test]
+fn playouts_8x8_knight_through_vertex() {
+    playouts(EIGHT_VERTEX, &Game::eight(KnightDef::OrthDiagThroughVertex), 4);
+}
+
+#[test]
+fn playouts_5x5() {
+    playouts(FIVE, &Game::five(), 8);
+}
+
+/// Perft 4 from the start, the engine against the reference (about 4 s each for the reference on
+/// the 8x8 cube at opt-level 2, 1 s on the 5x5).
+fn perft4(path: &str, g: &Game, expect: u64) {
+    require(path);
+    let engine = common::engine(path);
+    let t = std::time::Instant::now();
+    let n = check_perft(path, &engine, g, &g.start(), 4);
+    eprintln!("{path}: reference perft(4) = {n} in {:.2?}", t.elapsed());
+    assert_eq!(n, expect);
+}
+
+#[test]
+fn perft4_8x8() {
+    perft4(EIGHT, &Game::eight(KnightDef::OrthDiag), 6490182);
+}
+
+#[test]
+fn perft4_8x8_knight_union() {
+    perft4(EIGHT_UNION, &Game::eight(KnightDef::Union), 6531014);
+}
+
+#[test]
+fn perft4_8x8_knight_through_vertex() {
+    perft4(EIGHT_VERTEX, &Game::eight(KnightDef::OrthDiagThroughVertex), 6531014);
+}
+
+#[test]
+fn perft4_5x5() {
+    perft4(FIVE, &Game::five(), 2035961);
+}
+
+#[test]
+#[ignore = "slow: the reference's perft 5 on the 8x8 cube took 289 s at opt-level 2 (engine and reference agree)"]
+fn perft5_8x8() {
+    let g = Game::eight(KnightDef::OrthDiag);
+    require(EIGHT);
+    let engine = common::engine(EIGHT);
+    let t = std::time::Instant::now();
+    let n = check_perft(EIGHT, &engine, &g, &g.start(), 5);
+    eprintln!("{EIGHT}: reference perft(5) = {n} in {:.2?}", t.elapsed());
+}
+
+/// The reference's own perft from the page's start positions (independent of the files).
+#[test]
+fn reference_perft() {
+    for (name, g, expect) in [
+        ("8x8", Game::eight(KnightDef::OrthDiag), [48, 2304, 122540]),
+        ("8x8 union", Game::eight(KnightDef::Union), [48, 2304, 122924]),
+        ("8x8 through vertex", Game::eight(KnightDef::OrthDiagThroughVertex), [48, 2304, 122924]),
+        ("5x5", Game::five(), [37, 1353, 52762]),
+    ] {
+        let start = g.start();
+        let mut got = Vec::new();
+        for depth in 1..=3 {
+            let t = std::time::Instant::now();
+            let n = g.perft(&start, depth);
+            eprintln!("{name}: perft({depth}) = {n} in {:.2?}", t.elapsed());
+            got.push(n);
+        }
+        assert_eq!(got, expect, "{name}");
+    }
+}
+
+
+/// The engine's rays for a side's piece on `cell`, as cell-name lists, with their flags.
+fn engine_rays(t: &Tables, side: usize, kind: usize, cell: usize) -> Vec<(Vec<String>, u8)> {
+    let i = (side * t.kinds.len() + kind) * t.cells.len() + cell;
+    t.rays[t.ray_index[i] as usize..t.ray_index[i + 1] as usize]
+        .iter()
+        .map(|r| (t.pool[r.cells.0 as usize..r.cells.1 as usize].iter().map(|&c| t.cells[c as usize].clone()).collect(), r.flags))
+        .collect()
+}
+
+/// Every piece's moves from every cell on an empty board, the engine's rays against the
+/// reference's lines, leaps and pawn steps (pawns on the cells they can reach, both sides).
+fn destinations_test(path: &str, g: &Game) {
+    require(path);
+    let t = common::tables(path);
+    assert!(t.transit.is_empty());
+    let cube = &g.cube;
+    assert_eq!(t.cells.len(), cube.cells.len());
+    let names = |cells: &[usize]| -> Vec<String> { cells.iter().map(|&c| cube.name(c)).collect() };
+    let kind_of = |k: u8| t.kinds.iter().position(|i| i.symbol == SYMBOLS[k as usize]).unwrap_or_else(|| panic!("{path}: no {}", SYMBOLS[k as usize]));
+    for c in 0..cube.cells.len() {
+        let cell = common::cell(&t, &cube.name(c));
+        for k in [QUEEN, ROOK, BISHOP] {
+            let ours: BTreeSet<Vec<String>> = g.rider_lines(k, c).iter().map(|l| names(l)).collect();
+            let theirs: BTreeSet<Vec<String>> = engine_rays(&t, 0, kind_of(k), cell).into_iter().map(|(l, _)| l).collect();
+            assert_eq!(theirs, ours, "{path}: {} lines from {}", SYMBOLS[k as usize], cube.name(c));
+        }
+        for k in [KING, KNIGHT] {
+            let ours: BTreeSet<String> = names(g.leaps(k, c)).into_iter().collect();
+            let theirs: BTreeSet<String> = engine_rays(&t, 0, kind_of(k), cell).into_iter().flat_map(|(l, _)| l).collect();
+            assert_eq!(theirs, ours, "{path}: {} from {}", SYMBOLS[k as usize], cube.name(c));
+        }
+    }
+    let start = g.start();
+    for side in 0..2 {
+        let cells = g.pawn_cells(side);
+        for &c in &cells {
+            let cell = common::cell(&t, &cube.name(c));
+            let rays = engine_rays(&t, side, kind_of(PAWN), cell);
+            let pick = |f: &dyn Fn(u8) -> bool, last: bool| -> BTreeSet<String> {
+                rays.iter().filter(|(_, fl)| f(*fl)).flat_map(|(l, _)| if last { l[l.len() - 1..].to_vec() } else { l.clone() }).collect()
+            };
+            let theirs = [
+                pick(&|f| f & ray::QUIET != 0 && f & ray::INITIAL == 0, false),
+                pick(&|f| f & ray::INITIAL != 0, true),
+                pick(&|f| f & ray::CAPTURE != 0 && f & ray::QUIET == 0, false),
+            ];
+            let mut ours = g.pawn_targets(side, c).map(|s| s.into_iter().map(|x| cube.name(x)).collect::<BTreeSet<_>>());
+            let mut theirs = theirs;
+            // Only an unmoved pawn steps twice: on its setup cell. (Elsewhere the engine's tables
+            // may hold double steps no pawn can make, e.g. White's from x0y0z1 through the
+            // vertex x0y0z0 to x1y1z0.)
+            if start.board[c] != Some((side as u8, PAWN)) {
+                ours[1].clear();
+                theirs[1].clear();
+            }
+            assert_eq!(theirs, ours, "{path}: {} pawn on {} (moves, double steps, captures)", SIDES[side], cube.name(c));
+        }
+        eprintln!("{path}: {} pawns can stand on {} cells", SIDES[side], cells.len());
+    }
+}
+
+#[test]
+fn destinations_8x8() {
+    destinations_test(EIGHT, &Game::eight(KnightDef::OrthDiag));
+}
+
+#[test]
+fn destinations_8x8_knight_union() {
+    destinations_test(EIGHT_UNION, &Game::eight(KnightDef::Union));
+}
+
+#[test]
+fn destinations_8x8_knight_through_vertex() {
+    destinations_test(EIGHT_VERTEX, &Game::eight(KnightDef::OrthDiagThroughVertex));
+}
+
+#[test]
+fn destinations_5x5() {
+    destinations_test(FIVE, &Game::five());
+}
+
+/// Sets the en-passant state of a hand-built position: the pawn on `victim` has just passed
+/// `passed`.
+fn with_ep(g: &Game, mut pos: Pos, passed: &str, victim: &str) -> Pos {
+    pos.ep = Some((g.cube.parse(passed), g.cube.parse(victim)));
+    pos
+}
+
+fn with_virgin(g: &Game, mut pos: Pos, cells: &str) -> Pos {
+    for c in cells.split_whitespace() {
+        pos.virgin[g.cube.parse(c)] = true;
+    }
+    pos
+}
+
+/// Legal moves and perft 2 in hand-built positions (promotion, en passant, castling, the vertex
+/// and board-5/6 pawn rules), engine against reference; each position must contain the moves
+/// named (by the reference).
+fn special_test(path: &str, g: &Game, positions: &[(Pos, &[&str])]) {
+    require(path);
+    let engine = common::engine(path);
+    for (pos, want) in positions {
+        let text = g.general(pos);
+        let r = reference_moves(g, pos);
+        for w in *want {
+            assert!(r.contains(*w), "reference: {w} is not legal in {text}: {r:?}");
+        }
+        let e = engine_moves(&engine, &text);
+        assert_eq!(e, r, "{path}: position {text}\n{}", set_diff(&e, &r));
+        check_perft(path, &engine, g, pos, 2);
+    }
+}
+
+fn special_8x8(path: &str, g: &Game) {
+    let p = |turn: u8, w: &str, b: &str| g.position(turn, w, b);
+    let positions: Vec<(Pos, &[&str])> = vec![
+        // Promotion on the far edge, vertices included: straight on (board 2 and 3), by capture,
+        // and the board-5 pawn next to the vertex capturing onto it.
+        (
+            p(0, "Kx0y4z4,Px3y0z1,Px6y1z0,Px0y1z1,Px7y1z1", "Kx7y4z3,Rx0y0z0,Nx5y0z0,Bx7y0z0,Qx2y0z0"),
+            &["x3y0z1-x3y0z0=Q", "x3y0z1-x2y0z0=N", "x6y1z0-x5y0z0=R", "x6y1z0-x7y0z0=B", "x0y1z1-x0y0z0=Q", "x0y1z1-x0y0z1", "x7y1z1-x7y0z1"],
+        ),
+        // The same for Black on White's home edge.
+        (
+            p(1, "Kx7y4z3,Rx0y7z7,Nx5y7z7,Bx7y7z7,Qx2y7z7", "Kx0y4z4,Px3y7z6,Px6y6z7,Px0y6z6,Px7y6z6"),
+            &["x3y7z6-x3y7z7=Q", "x6y6z7-x5y7z7=R", "x0y6z6-x0y7z7=N", "x7y6z6-x7y7z6"],
+        ),
+        // En passant on board 1 (a single forward), board 4, and board 5 (two forwards: the
+        // capture between them).
+        (with_ep(g, p(1, "Kx4y7z7,Px3y4z7", "Kx4y0z0,Px2y4z7,Px4y4z7"), "x3y5z7", "x3y4z7"), &["x2y4z7-x3y5z7", "x4y4z7-x3y5z7"]),
+        (with_ep(g, p(1, "Kx4y7z7,Px5y7z4", "Kx4y0z0,Px4y7z4,Px6y7z4"), "x5y7z5", "x5y7z4"), &["x4y7z4-x5y7z5", "x6y7z4-x5y7z5"]),
+        (with_ep(g, p(1, "Kx4y7z7,Px0y6z4", "Kx4y0z0,Px0y5z4"), "x0y6z5", "x0y6z4"), &["x0y5z4-x0y6z5"]),
+        (with_ep(g, p(0, "Kx4y7z7,Px0y2z3", "Kx4y0z0,Px0y1z3"), "x0y1z2", "x0y1z3"), &["x0y2z3-x0y1z2"]),
+        // Double steps from the start cells, on every kind of start cell.
+        (
+            with_virgin(g, p(0, "Kx4y7z7,Px0y6z7,Px0y7z6,Px0y6z6,Px3y6z7,Px3y7z6", "Kx4y0z0"), "x0y6z7 x0y7z6 x0y6z6 x3y6z7 x3y7z6"),
+            &["x0y6z7-x0y4z7", "x0y7z6-x0y7z4", "x0y6z6-x0y4z6", "x0y6z6-x0y6z4", "x3y6z7-x3y4z7", "x3y7z6-x3y7z4"],
+        ),
+        // Castling: both ways; then a passed cell attacked, the king in check, a cell between
+        // occupied.
+        (with_virgin(g, p(0, "Kx4y7z7,Rx0y7z7,Rx7y7z7", "Kx4y0z0"), "x4y7z7 x0y7z7 x7y7z7"), &["x4y7z7-x6y7z7", "x4y7z7-x2y7z7"]),
+        (with_virgin(g, p(1, "Kx4y7z7", "Kx4y0z0,Rx0y0z0,Rx7y0z0,Bx3y2z0"), "x4y0z0 x0y0z0 x7y0z0"), &["x4y0z0-x6y0z0", "x4y0z0-x2y0z0"]),
+        (with_virgin(g, p(0, "Kx4y7z7,Rx0y7z7,Rx7y7z7", "Kx4y0z0,Rx5y3z7"), "x4y7z7 x0y7z7 x7y7z7"), &["x4y7z7-x2y7z7"]),
+        (with_virgin(g, p(0, "Kx4y7z7,Rx0y7z7,Rx7y7z7", "Kx4y0z0,Bx2y5z7"), "x4y7z7 x0y7z7 x7y7z7"), &[]),
+        (with_virgin(g, p(0, "Kx4y7z7,Rx0y7z7,Rx7y7z7,Nx1y7z7", "Kx4y0z0,Qx3y3z7"), "x4y7z7 x0y7z7 x7y7z7"), &["x4y7z7-x6y7z7"]),
+        // Queens, rooks, bishops and knights round vertices and edges.
+        (p(0, "Kx4y7z7,Qx6y6z7,Rx7y0z3,Bx1y1z0,Nx0y0z2", "Kx3y0z0,Qx7y7z0,Bx0y6z1,Nx1y0z7"), &["x6y6z7-x7y7z7", "x0y0z2-x1y0z0"]),
+    ];
+    special_test(path, g, &positions);
+}
+
+#[test]
+fn special_positions_8x8() {
+    special_8x8(EIGHT, &Game::eight(KnightDef::OrthDiag));
+}
+
+#[test]
+fn special_positions_8x8_knight_union() {
+    special_8x8(EIGHT_UNION, &Game::eight(KnightDef::Union));
+}
+
+#[test]
+fn special_positions_8x8_knight_through_vertex() {
+    special_8x8(EIGHT_VERTEX, &Game::eight(KnightDef::OrthDiagThroughVertex));
+}
+
+#[test]
+fn special_positions_5x5() {
+    let g = Game::five();
+    let p = |turn: u8, w: &str, b: &str| g.position(turn, w, b);
+    let positions: Vec<(Pos, &[&str])> = vec![
+        // White pawns at the far vertices: either edge square of the far face (promoting), the
+        // capture between; next to a vertex: onto it (no promotion), captures beside it promote.
+        (
+            p(0, "Kx2y2z4,Px0y0z0,Px4y4z0,Px0y0z1,Px2y0z1", "Kx2y2z0,Nx1y1z0,Bx3y3z0,Rx0y1z0,Qx1y0z0"),
+            &["x0y0z0-x1y1z0=Q", "x4y4z0-x3y4z0=Q", "x4y4z0-x3y3z0=N", "x0y0z1-x0y1z0=R", "x2y0z1-x1y0z0=Q"],
+        ),
+        (p(1, "Kx2y2z4,Nx1y1z4,Qx0y1z4", "Kx2y2z0,Px0y0z4,Px0y0z3"), &["x0y0z4-x1y1z4=Q", "x0y0z4-x1y0z4=Q", "x0y0z3-x0y1z4=Q"]),
+        // En passant on a side face and on a vertical edge.
+        (with_ep(&g, p(1, "Kx2y2z4,Px2y0z2", "Kx2y2z0,Px1y0z2,Px3y0z2"), "x2y0z3", "x2y0z2"), &["x1y0z2-x2y0z3", "x3y0z2-x2y0z3"]),
+        (with_ep(&g, p(1, "Kx2y2z4,Px0y0z2", "Kx2y2z0,Px1y0z2,Px0y1z2"), "x0y0z3", "x0y0z2"), &["x1y0z2-x0y0z3", "x0y1z2-x0y0z3"]),
+        // Double steps from the ring, vertices included.
+        (with_virgin(&g, p(0, "Kx2y2z4,Px0y0z4,Px2y0z4", "Kx2y2z0"), "x0y0z4 x2y0z4"), &["x0y0z4-x0y0z2", "x2y0z4-x2y0z2"]),
+    ];
+    special_test(FIVE, &g, &positions);
+}
