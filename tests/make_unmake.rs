@@ -4,7 +4,7 @@
 mod common;
 
 use orbis_runtime::bits::CellSet;
-use orbis_runtime::{Engine, Game, Position};
+use orbis_runtime::{Game, Position};
 use proptest::prelude::*;
 
 fn playout<B: CellSet>(game: &Game<B>, seed: u64, plies: usize) {
@@ -37,11 +37,7 @@ proptest! {
     #[test]
     fn unmake_restores_every_example(seed in any::<u64>()) {
         for path in common::variant_files() {
-            match common::engine(&path) {
-                Engine::Narrow(game) => playout(&game, seed, 120),
-                Engine::Medium(game) => playout(&game, seed, 120),
-                Engine::Large(game) => playout(&game, seed, 120),
-            }
+            orbis_runtime::with_game!(common::engine(&path), game => playout(&game, seed, 120))
         }
     }
 }

@@ -1,12 +1,18 @@
-//! The runtime on boards of polygons (the cube, the 5x5 cube, the soccer ball, Webball: up to 296
-//! cells, so all three cell-set widths), cross-checked against the slow reference move generator
+//! The runtime on boards of polygons (the cube, the 5x5 cube, the soccer ball, Webball and a cube
+//! of 10x10 faces: up to 488 cells, so all four cell-set widths), cross-checked against the slow reference move generator
 //! (tests/common/reference.rs): perft from test positions and after random plies.
 
 mod common;
 
 use common::reference::{board_part, general, legal, perft, start};
 
-const FILES: [&str; 4] = ["tests/polygon/cube-riders.orbis", "tests/polygon/cube-5x5-riders.orbis", "tests/polygon/ball-riders.orbis", "tests/polygon/webball-riders.orbis"];
+const FILES: [&str; 5] = [
+    "tests/polygon/cube-riders.orbis",
+    "tests/polygon/cube-5x5-riders.orbis",
+    "tests/polygon/ball-riders.orbis",
+    "tests/polygon/webball-riders.orbis",
+    "tests/polygon/cube-10-riders.orbis",
+];
 
 #[test]
 fn runtime_agrees_with_the_reference_on_boards_of_polygons() {
@@ -51,7 +57,8 @@ fn the_widths_are_all_used() {
             Engine::Narrow(_) => "narrow",
             Engine::Medium(_) => "medium",
             Engine::Large(_) => "large",
+            Engine::Huge(_) => "huge",
         })
         .collect();
-    assert_eq!(widths, ["large", "medium", "narrow", "large"]);
+    assert_eq!(widths, ["large", "medium", "narrow", "large", "huge"]);
 }

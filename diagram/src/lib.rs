@@ -178,11 +178,7 @@ fn trim_lines(s: &str) -> String {
 type PositionState = (Vec<Option<Piece>>, Vec<bool>, Option<String>);
 
 fn position_state(engine: &Engine, text: Option<&str>) -> Result<PositionState, String> {
-    match engine {
-        Engine::Narrow(g) => state(g, text),
-        Engine::Medium(g) => state(g, text),
-        Engine::Large(g) => state(g, text),
-    }
+    orbis_runtime::with_game!(engine, g => state(g, text))
 }
 
 fn state<B: CellSet>(g: &Game<B>, text: Option<&str>) -> Result<PositionState, String> {

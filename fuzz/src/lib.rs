@@ -177,16 +177,7 @@ pub fn tables(data: &[u8]) {
     play_start(&engine, false);
 }
 
-/// Runs `$body` with `$g` bound to the engine's `Game`, whatever its cell-set width.
-macro_rules! with_game {
-    ($engine:expr, $g:ident => $body:expr) => {
-        match $engine {
-            Engine::Narrow($g) => $body,
-            Engine::Medium($g) => $body,
-            Engine::Large($g) => $body,
-        }
-    };
-}
+use orbis_runtime::with_game;
 
 /// Every legal move of the position `text` is written in a notation that reads back as that move.
 fn notation_round_trip(engine: &Engine, text: &str) {

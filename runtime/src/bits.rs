@@ -1,7 +1,8 @@
-//! Sets of cells as bit sets, in three widths.
+//! Sets of cells as bit sets, in several widths.
 //!
-//! The engine is generic over [`CellSet`] so that ordinary boards use one `u64` per set, boards up
-//! to 128 cells a `u128`, and larger boards (the cube surface has 296 cells) an array of words.
+//! The engine is generic over [`CellSet`] so that ordinary boards use one `u64` per set and larger
+//! boards an array of words: two up to 128 cells, five up to 320 (the cube surface has 296 cells),
+//! eight up to 512 (`u128` is implemented too, but slower than two words).
 //! The choice is made once, when a game is loaded (`engine.rs`).
 
 /// A set of cell indices below `CAPACITY`.
@@ -102,18 +103,19 @@ macro_rules! native_set {
 native_set!(u64, 64);
 native_set!(u128, 128);
 
-/// A set of up to `64 * W` cells; `W` is a power of two, so a word index masked by `W - 1` needs
-/// no bounds check on the hot path.
+/// A set of up to `64 * W` cells. The word index is clamped (masked by `W - 1` when `W` is a power
+/// of two), so it needs no bounds check on the hot path; cells are always below the capacity.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Wide<const W: usize>(pub [u64; W]);
 
 impl<const W: usize> Wide<W> {
-    const WORDS_ARE_A_POWER_OF_TWO: () = assert!(W.is_power_of_two());
-
     #[inline(always)]
     fn word(i: usize) -> usize {
-        let () = Self::WORDS_ARE_A_POWER_OF_TWO;
-        (i >> 6) & (W - 1)
+        if W.is_power_of_two() {
+            (i >> 6) & (W - 1)
+        } else {
+            (i >> 6).min(W - 1)
+        }
     }
 }
 
@@ -200,6 +202,7 @@ mod tests {
         exercise::<u64>();
         exercise::<u128>();
         exercise::<Wide<2>>();
+        exercise::<Wide<5>>();
         exercise::<Wide<8>>();
     }
 }

@@ -63,7 +63,11 @@ pub enum Engine {
     Narrow(Game<u64>),
     /// 65 to 128 cells: two words (faster than `u128`, whose variable shifts are costly).
     Medium(Game<Wide<2>>),
-    Large(Game<Wide<8>>),
+    /// 129 to 320 cells (the 8x8 cube's 296, Webball's 170): five words, so that every set
+    /// operation costs five words, not eight.
+    Large(Game<Wide<5>>),
+    /// 321 to [`MAX_CELLS`] cells.
+    Huge(Game<Wide<8>>),
 }
 
 /// Tables the runtime cannot play.
@@ -97,6 +101,7 @@ macro_rules! with_game {
             $crate::Engine::Narrow($g) => $body,
             $crate::Engine::Medium($g) => $body,
             $crate::Engine::Large($g) => $body,
+            $crate::Engine::Huge($g) => $body,
         }
     };
 }
@@ -109,8 +114,10 @@ impl Engine {
             Engine::Narrow(Game::new(tables))
         } else if cells <= 128 {
             Engine::Medium(Game::new(tables))
-        } else if cells <= MAX_CELLS {
+        } else if cells <= 320 {
             Engine::Large(Game::new(tables))
+        } else if cells <= MAX_CELLS {
+            Engine::Huge(Game::new(tables))
         } else {
             return Err(LoadError(format!("the board has {cells} cells; this build supports up to {MAX_CELLS}")));
         })

@@ -10,6 +10,9 @@ use crate::tables::{Attack, Tables, NO_CELL};
 #[derive(Clone, Copy, Debug)]
 pub struct Ray<B> {
     pub flags: u8,
+    /// Whether `must_empty` has any cell: most rays pass none, and on large boards testing the
+    /// empty set costs a word per 64 cells.
+    pub passes: bool,
     /// Cells that must be empty before any destination counts.
     pub must_empty: B,
     /// Destinations: `Game::pool[cells.0 .. cells.1]`.
@@ -118,7 +121,7 @@ impl<B: CellSet> Game<B> {
         let rays = tables
             .rays
             .iter()
-            .map(|r| Ray { flags: r.flags, must_empty: set_of(r.must_empty), cells: r.cells })
+            .map(|r| Ray { flags: r.flags, passes: r.must_empty.0 < r.must_empty.1, must_empty: set_of(r.must_empty), cells: r.cells })
             .collect();
 
         let mut direct_index = vec![0u32];

@@ -101,7 +101,7 @@ impl<B: CellSet> Position<B> {
                 if f & ray::INITIAL != 0 && !self.virgin.has(from) {
                     continue;
                 }
-                if r.must_empty.intersects(self.occupied) {
+                if r.passes && r.must_empty.intersects(self.occupied) {
                     continue;
                 }
                 let cells = game.cells_of(r.cells);
