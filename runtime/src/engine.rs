@@ -176,19 +176,18 @@ impl Engine {
         with_game!(self, g => {
             let mut pos = load(g, position)?;
             let mut history = Vec::new();
-            let names: Vec<String> = g.tables.sides.iter().map(|s| s.name.clone()).collect();
             for (i, text) in moves.iter().enumerate() {
                 let number = i + 1;
                 let status = pos.status(g, &history);
                 if status != Status::Ongoing {
-                    return Err(RequestError::GameOver { number, text: text.to_string(), status: describe(status, &names) });
+                    return Err(RequestError::GameOver { number, text: text.to_string(), status: describe(status, g, pos.out) });
                 }
                 let mv = pos.parse_move(g, text).map_err(|error| RequestError::Move { number, error })?;
                 history.push(pos.hash);
                 pos.make(g, mv);
             }
             let status = pos.status(g, &history);
-            Ok((pos.to_text(g), describe(status, &names)))
+            Ok((pos.to_text(g), describe(status, g, pos.out)))
         })
     }
 }
