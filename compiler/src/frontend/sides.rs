@@ -213,10 +213,11 @@ impl Frontend {
         for s in sides {
             for stmt in &s.statements {
                 let ast::SideStmt::Team { name, .. } = stmt else { continue };
-                let Some((i, other)) = sides.iter().enumerate().find(|(_, o)| o.name.text == name.text && o.name.text != s.name.text) else {
+                let Some(other) = sides.iter().find(|o| o.name.text == name.text && o.name.text != s.name.text) else {
                     continue;
                 };
-                if model.get(i).is_some_and(|m| m.team != name.text) {
+                let joined = other.statements.iter().any(|st| matches!(st, ast::SideStmt::Team { name: t, .. } if t.text == name.text));
+                if !joined {
                     let labels = vec![self.primary(name.span, "the team of another side"), self.secondary(other.name.span, "a team of its own")];
                     self.error(format!("side `{}` joins team `{}`, the team of side `{}` alone", s.name.text, name.text, other.name.text), labels, vec![
                         format!("help: a side without `team` is a team of its own, named after it; give the team another name, or put `team {}` in side `{}` too", name.text, other.name.text),
@@ -224,8 +225,9 @@ impl Frontend {
                 }
             }
         }
+        // (Without any `team`, sides with one name are a duplicate, reported already.)
         if sides.len() >= 2 && model.len() == sides.len() && model.iter().all(|m| m.team == model[0].team) {
-            let labels = sides
+            let labels: Vec<_> = sides
                 .iter()
                 .filter_map(|s| s.statements.iter().find_map(|st| match st {
                     ast::SideStmt::Team { name, .. } => Some(name.span),
@@ -233,6 +235,9 @@ impl Frontend {
                 }))
                 .map(|span| self.primary(span, "the same team"))
                 .collect();
+            if labels.is_empty() {
+                return;
+            }
             self.error(format!("every side is in team `{}`: a game needs at least two teams", model[0].team), labels, vec![
                 "help: a side without `team` is a team of its own".into(),
             ]);
