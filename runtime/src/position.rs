@@ -370,6 +370,10 @@ impl<B: CellSet> Position<B> {
     /// Whether an opponent of `side` (a side of another team) still in the game attacks `target`.
     #[inline]
     pub fn attacked_by_enemy(&self, game: &Game<B>, target: usize, side: usize) -> bool {
+        // Two sides are two teams, and neither is ever out.
+        if game.sides == 2 {
+            return self.attacked_by(game, target, 1 - side);
+        }
         game.opponents[side].iter().any(|&s| !self.is_out(s) && self.attacked_by(game, target, s))
     }
 
@@ -383,7 +387,9 @@ impl<B: CellSet> Position<B> {
     #[inline]
     pub fn make(&mut self, game: &Game<B>, mv: Move) -> Undo<B> {
         let undo = self.make_move(game, mv);
-        self.settle(game);
+        if game.eliminations {
+            self.settle(game);
+        }
         undo
     }
 
