@@ -15,6 +15,8 @@ const THREE_STAY: &str = "tests/nplayer/three-stay.orbis";
 const THREE_FIRST: &str = "tests/nplayer/three-first.orbis";
 /// Four sides in three teams (red and green allies), `eliminated stay`.
 const FOUR: &str = "tests/nplayer/four-teams.orbis";
+/// Four sides in two teams (red and green against blue and yellow): nobody is ever out.
+const FOUR_TWO: &str = "tests/nplayer/four-two-teams.orbis";
 
 /// Red to move: Rb2-b1 and Rb2-e2 mate blue; most other moves leave blue stalemated (the rook on
 /// b2 guards e2, green's rook on d5 the d-file).
@@ -23,6 +25,9 @@ const BLUE_FALLS: &str = "turn=red red=Kc3,Rb2 blue=Ke1 green=Ke5,Rd5,Ra2";
 const BLUE_STUCK: &str = "turn=green red=Kc3,Rb2 blue=Ke1 green=Ke5,Rd5,Ra2";
 /// Green to move: Rc5-c6 mates yellow, whose turn comes next; red and green are allies.
 const YELLOW_FALLS: &str = "turn=green red=Kc3,Re5 blue=Kf1,Be3 green=Kd1,Rc5 yellow=Ka6,Ba3";
+
+/// Red to move in the game of two teams: Rd5-d1 mates blue (green's rook guards e2).
+const BLUE_MATED_BY_TEAMS: &str = "turn=red red=Kd6,Rd5 blue=Kf1,Rf2 green=Kc3,Rb2 yellow=Ka6,Bb6";
 
 /// Perft of the runtime from `position` (the start if `None`) against the reference, and both
 /// against `expected` (depths 1, 2, ...).
@@ -52,6 +57,7 @@ fn start_positions_agree_with_the_reference() {
     // Rb1xd1 ends the game instead.
     cross_check(THREE_FIRST, None, &[8, 27, 196, 1520]);
     cross_check(FOUR, None, &[10, 74, 399, 2770]);
+    cross_check(FOUR_TWO, None, &[10, 33, 284, 813]);
 }
 
 #[test]
@@ -63,13 +69,14 @@ fn eliminations_within_the_count_agree_with_the_reference() {
     cross_check(THREE, Some(BLUE_STUCK), &[13, 115, 844, 6656]);
     cross_check(THREE_FIRST, Some(BLUE_STUCK), &[13, 115, 58, 653]);
     cross_check(FOUR, Some(YELLOW_FALLS), &[6, 47, 353, 2808]);
+    cross_check(FOUR_TWO, Some(BLUE_MATED_BY_TEAMS), &[12, 91, 981, 4021]);
 }
 
 /// Random games followed move by move in the reference (moves compared by count, positions by
 /// their pieces and out-set), then perft 2 from where they end.
 #[test]
 fn random_games_agree_with_the_reference() {
-    for path in [THREE, THREE_STAY, THREE_FIRST, FOUR] {
+    for path in [THREE, THREE_STAY, THREE_FIRST, FOUR, FOUR_TWO] {
         let v = common::variant(path);
         let engine = common::engine(path);
         let mut seed = 777u64;
@@ -105,7 +112,7 @@ fn random_games_agree_with_the_reference() {
 /// back as the same position.
 #[test]
 fn make_unmake_and_notation_round_trip() {
-    for path in [THREE, THREE_STAY, THREE_FIRST, FOUR] {
+    for path in [THREE, THREE_STAY, THREE_FIRST, FOUR, FOUR_TWO] {
         let game: Game<u64> = common::game(path);
         let mut eliminations = 0;
         for seed in 1..=12u64 {
@@ -137,7 +144,9 @@ fn make_unmake_and_notation_round_trip() {
                 pos.make(&game, moves[(rng % moves.len() as u64) as usize]);
             }
         }
-        if path != THREE_FIRST {
+        if path == THREE_FIRST || path == FOUR_TWO {
+            assert_eq!(eliminations, 0, "{path}: no side goes out");
+        } else {
             assert!(eliminations > 0, "{path}: no elimination happened in the playouts");
         }
     }
@@ -173,6 +182,9 @@ fn results_name_the_teams() {
     let position = "turn=red red=Kd6,Rd5 blue=Kf1,Rf2 green=Kc3,Rb2 yellow=Ba3,Ka6 out=yellow";
     let (_, status) = four.play_status(Some(position), &["Rd5-d1"]).unwrap();
     assert_eq!(status, "checkmate: blue is mated; blue loses, team allies (red, green) wins; out: yellow");
+    let two = common::engine(FOUR_TWO);
+    let (_, status) = two.play_status(Some(BLUE_MATED_BY_TEAMS), &["Rd5-d1"]).unwrap();
+    assert_eq!(status, "checkmate: blue is mated; team rivals (blue, yellow) loses, team allies (red, green) wins");
 }
 
 #[test]

@@ -290,8 +290,13 @@ impl<B: CellSet> Position<B> {
         key
     }
 
-    /// The hash keys of en-passant `cells` if the side to move can take on one of them.
+    /// The hash keys of en-passant `cells` if the side to move can take on one of them (with more
+    /// than two sides: and may take the piece there, not a teammate's).
     fn ep_key(&self, game: &Game<B>, cells: B) -> u64 {
+        let victim = self.ep_victim as usize;
+        if game.sides > 2 && (self.ep_victim == NO_CELL || !self.capturable(game).has(victim)) {
+            return 0;
+        }
         let capturable = cells.iter().any(|c| {
             game.ep_capturers[c]
                 .iter()
