@@ -861,3 +861,26 @@ fn moves_shows_eliminations_and_results() {
     orbis(&["moves", "tests/nplayer/three-first.orbis", "-p", start, "--after", "Rb2-b1", "Ke5-e4"])
         .fails_with(&["comes after the game ended (checkmate: blue is mated; blue loses)"]);
 }
+
+/// An including file's `team` replaces the included side's, like `forward`.
+#[test]
+fn an_including_file_replaces_a_sides_team() {
+    let three = std::fs::read_to_string(root().join("tests/nplayer/three.orbis")).unwrap();
+    let library = three.replace("variant \"Three kings\"", "library \"three\"").replace("side red {", "side red {\n  team red-team");
+    let lib = Temp::with("three-lib.orbis", library.as_bytes());
+    let variant = format!(
+        "variant \"Two against one\"\ninclude \"{}\"\nside red {{ team pair }}\nside blue {{ team pair }}\nrules {{ eliminated stay }}\n",
+        lib.path()
+    );
+    let file = Temp::with("two-against-one.orbis", variant.as_bytes());
+    let (tables, _) = compiled(file.path());
+    let out = orbis(&["inspect", tables.path()]);
+    out.ok();
+    for needle in ["0: red (team pair)", "1: blue (team pair)", "2: green\n", "game-end last-standing, eliminated stay"] {
+        assert!(out.stdout.contains(needle), "{needle:?} in:\n{}", out.stdout);
+    }
+    // Red and blue are allies now: red's rook no longer takes blue's pawn on d1.
+    let moves = orbis(&["moves", file.path()]);
+    moves.ok();
+    assert!(!moves.stdout.contains("Rb1xd1") && moves.stdout.contains("\n7 legal moves\n"), "{}", moves.stdout);
+}
