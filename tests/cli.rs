@@ -852,9 +852,18 @@ fn moves_shows_eliminations_and_results() {
     let out = orbis(&["moves", THREE, "-p", start, "--after", "Rb2-b1"]);
     out.ok();
     assert!(out.stdout.starts_with("turn=green red=Rb1,Kc3 blue= green=Ra2,Rd5,Ke5 out=blue clock=1 move=1\nstatus: ongoing; out: blue\n16 legal moves\n"), "{}", out.stdout);
-    // The position text reads back, out-set included.
+    // The position text reads back, out-set included; perft names the sides that are out.
     let text = out.stdout.lines().next().unwrap_or_default();
-    orbis(&["perft", THREE, "-d", "2", "-p", text]).ok();
+    let perft = orbis(&["perft", THREE, "-d", "2", "-p", text]);
+    perft.ok();
+    assert!(perft.stdout.starts_with("out blue\nnodes "), "{}", perft.stdout);
+    let json = orbis(&["perft", THREE, "-d", "1", "-p", text, "--json"]);
+    json.ok();
+    assert_eq!(json.json()["out"], serde_json::json!(["blue"]), "{}", json.stdout);
+    // A side to move without a move (three teams playing) is out as the position is read.
+    let stuck = orbis(&["perft", THREE, "-d", "1", "-p", "turn=blue red=Kc3,Rb2 blue=Ke1 green=Ke5,Rd5,Ra2"]);
+    stuck.ok();
+    assert!(stuck.stdout.starts_with("out blue\nnodes "), "{}", stuck.stdout);
     let first = orbis(&["moves", "tests/nplayer/three-first.orbis", "-p", start, "--after", "Rb2-b1"]);
     first.ok();
     assert!(first.stdout.contains("status: checkmate: blue is mated; blue loses\n0 legal moves"), "{}", first.stdout);

@@ -130,6 +130,15 @@ impl Engine {
         with_game!(self, g => Ok(load(g, position)?.to_general(g)))
     }
 
+    /// The sides out of the game in the position (as read: a side to move without a legal move
+    /// while three or more teams play is out at once), in turn order.
+    pub fn out_sides(&self, position: Option<&str>) -> Result<Vec<String>, PositionError> {
+        with_game!(self, g => {
+            let pos = load(g, position)?;
+            Ok((0..g.sides).filter(|&s| pos.is_out(s)).map(|s| g.tables.sides[s].name.clone()).collect())
+        })
+    }
+
     /// The legal moves, sorted by notation.
     pub fn moves(&self, position: Option<&str>) -> Result<Vec<MoveInfo>, PositionError> {
         with_game!(self, g => {
