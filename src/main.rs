@@ -278,8 +278,13 @@ fn run(cli: Cli) -> Result<(), Failed> {
                 best = best.min(start.elapsed().as_secs_f64());
             }
             let nps = if best > 0.0 { nodes as f64 / best } else { 0.0 };
+            // Sides out of the game (three or more teams): shown, since perft counts their turns never.
+            let out = engine.out_sides(pos).map_err(fail)?;
             if json {
                 let mut obj = json!({ "nodes": nodes, "depth": depth, "seconds": best, "nps": nps.round() as u64, "runs": runs });
+                if !out.is_empty() {
+                    obj["out"] = json!(out);
+                }
                 if divide {
                     obj["divide"] = per_move.iter().map(|(m, n)| json!({ "move": m.notation, "nodes": n })).collect();
                 }
@@ -287,6 +292,9 @@ fn run(cli: Cli) -> Result<(), Failed> {
             } else {
                 for (m, n) in &per_move {
                     println!("{}: {}", m.notation, n);
+                }
+                if !out.is_empty() {
+                    println!("out {}", out.join(","));
                 }
                 println!("nodes {nodes}");
                 println!("depth {depth}");

@@ -816,3 +816,80 @@ fn validate_rejects_tables_that_crash_the_runtime() {
         assert!(t.validate().unwrap_err().to_string().contains("no destination"), "flag {flag}");
     }
 }
+
+/// One rule for valid positions, whatever the command: the side that moved last (the side in the
+/// game before the side to move) may not be in check; with three or more sides the others may.
+#[test]
+fn perft_and_moves_apply_the_same_position_rules() {
+    const THREE: &str = "tests/nplayer/three.orbis";
+    // Two sides: the side not to move in check is refused by both commands.
+    let black_in_check = "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1";
+    orbis(&["perft", ORTHODOX, "-d", "1", "-p", black_in_check]).fails_with(&["black is in check but it is not their turn"]);
+    orbis(&["moves", ORTHODOX, "-p", black_in_check]).fails_with(&["black is in check but it is not their turn"]);
+    // The side to move in check is a position like any other, for both.
+    let white_in_check = "4k3/8/8/8/8/8/8/4r1K1 w - - 0 1";
+    orbis(&["perft", ORTHODOX, "-d", "1", "-p", white_in_check]).ok();
+    orbis(&["moves", ORTHODOX, "-p", white_in_check]).ok();
+    // Three sides: green moved last (before red); green in check is refused by both.
+    let green_in_check = "turn=red red=Kc3,Re2 blue=Ka1 green=Ke5,Rd5";
+    let needle = "green is in check, but it moved last (before red, whose turn it is)";
+    orbis(&["perft", THREE, "-d", "1", "-p", green_in_check]).fails_with(&[needle]);
+    orbis(&["moves", THREE, "-p", green_in_check]).fails_with(&[needle]);
+    // Blue, which moves after red, may be in check at red's turn: both accept it, alike.
+    let blue_in_check = "turn=red red=Kc3,Rb1 blue=Ke1 green=Ke5,Rd5";
+    let perft = orbis(&["perft", THREE, "-d", "1", "-p", blue_in_check]);
+    perft.ok();
+    assert!(perft.stdout.starts_with("nodes 12\n"), "{}", perft.stdout);
+    let moves = orbis(&["moves", THREE, "-p", blue_in_check]);
+    moves.ok();
+    assert!(moves.stdout.contains("\n12 legal moves\n"), "{}", moves.stdout);
+}
+
+#[test]
+fn moves_shows_eliminations_and_results() {
+    const THREE: &str = "tests/nplayer/three.orbis";
+    let start = "turn=red red=Kc3,Rb2 blue=Ke1 green=Ke5,Rd5,Ra2";
+    let out = orbis(&["moves", THREE, "-p", start, "--after", "Rb2-b1"]);
+    out.ok();
+    assert!(out.stdout.starts_with("turn=green red=Rb1,Kc3 blue= green=Ra2,Rd5,Ke5 out=blue clock=1 move=1\nstatus: ongoing; out: blue\n16 legal moves\n"), "{}", out.stdout);
+    // The position text reads back, out-set included; perft names the sides that are out.
+    let text = out.stdout.lines().next().unwrap_or_default();
+    let perft = orbis(&["perft", THREE, "-d", "2", "-p", text]);
+    perft.ok();
+    assert!(perft.stdout.starts_with("out blue\nnodes "), "{}", perft.stdout);
+    let json = orbis(&["perft", THREE, "-d", "1", "-p", text, "--json"]);
+    json.ok();
+    assert_eq!(json.json()["out"], serde_json::json!(["blue"]), "{}", json.stdout);
+    // A side to move without a move (three teams playing) is out as the position is read.
+    let stuck = orbis(&["perft", THREE, "-d", "1", "-p", "turn=blue red=Kc3,Rb2 blue=Ke1 green=Ke5,Rd5,Ra2"]);
+    stuck.ok();
+    assert!(stuck.stdout.starts_with("out blue\nnodes "), "{}", stuck.stdout);
+    let first = orbis(&["moves", "tests/nplayer/three-first.orbis", "-p", start, "--after", "Rb2-b1"]);
+    first.ok();
+    assert!(first.stdout.contains("status: checkmate: blue is mated; blue loses\n0 legal moves"), "{}", first.stdout);
+    orbis(&["moves", "tests/nplayer/three-first.orbis", "-p", start, "--after", "Rb2-b1", "Ke5-e4"])
+        .fails_with(&["comes after the game ended (checkmate: blue is mated; blue loses)"]);
+}
+
+/// An including file's `team` replaces the included side's, like `forward`.
+#[test]
+fn an_including_file_replaces_a_sides_team() {
+    let three = std::fs::read_to_string(root().join("tests/nplayer/three.orbis")).unwrap();
+    let library = three.replace("variant \"Three kings\"", "library \"three\"").replace("side red {", "side red {\n  team red-team");
+    let lib = Temp::with("three-lib.orbis", library.as_bytes());
+    let variant = format!(
+        "variant \"Two against one\"\ninclude \"{}\"\nside red {{ team pair }}\nside blue {{ team pair }}\nrules {{ eliminated stay }}\n",
+        lib.path()
+    );
+    let file = Temp::with("two-against-one.orbis", variant.as_bytes());
+    let (tables, _) = compiled(file.path());
+    let out = orbis(&["inspect", tables.path()]);
+    out.ok();
+    for needle in ["0: red (team pair)", "1: blue (team pair)", "2: green\n", "game-end last-standing, eliminated stay"] {
+        assert!(out.stdout.contains(needle), "{needle:?} in:\n{}", out.stdout);
+    }
+    // Red and blue are allies now: red's rook no longer takes blue's pawn on d1.
+    let moves = orbis(&["moves", file.path()]);
+    moves.ok();
+    assert!(!moves.stdout.contains("Rb1xd1") && moves.stdout.contains("\n7 legal moves\n"), "{}", moves.stdout);
+}

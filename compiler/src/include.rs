@@ -247,13 +247,14 @@ fn merge(base: ast::File, top: ast::File) -> ast::File {
     ast::File { items, ..top }
 }
 
-/// The key under which a side statement replaces an included one: `forward`, a `direction` or a
-/// `zone` by name.
+/// The key under which a side statement replaces an included one: `forward`, `team`, a
+/// `direction` or a `zone` by name.
 fn side_decl_key(s: &ast::SideStmt) -> Option<(&'static str, String)> {
     match s {
         ast::SideStmt::Forward { .. } => Some(("forward", String::new())),
         ast::SideStmt::Direction { name, .. } => Some(("direction", name.text.clone())),
         ast::SideStmt::Zone { name, .. } => Some(("zone", name.text.clone())),
+        ast::SideStmt::Team { .. } => Some(("team", String::new())),
         _ => None,
     }
 }

@@ -326,6 +326,7 @@ pub fn lower(v: &Variant) -> Tables {
             .iter()
             .map(|s| SideInfo {
                 name: s.name.clone(),
+                team: s.team.clone(),
                 setup: s.setup.iter().map(|&(c, p)| (c as u16, p as u8)).collect(),
                 promotions: s
                     .promotions
@@ -363,6 +364,8 @@ pub fn lower(v: &Variant) -> Tables {
             stationary_moves: v.rules.stationary_moves,
             fifty_move: v.rules.fifty_move.min(u16::MAX as u32) as u16,
             repetition: v.rules.repetition.min(u8::MAX as u32) as u8,
+            game_end: if v.rules.last_standing { tables::GameEnd::LastStanding } else { tables::GameEnd::FirstMate },
+            eliminated: if v.rules.remove_eliminated { tables::Eliminated::Remove } else { tables::Eliminated::Stay },
         },
         layout: crate::layout::layout(board),
         ..Tables::default()

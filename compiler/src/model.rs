@@ -245,6 +245,8 @@ pub struct Leg {
 #[derive(Debug, Clone)]
 pub struct Side {
     pub name: String,
+    /// Its team: the `team` it names, else its own name.
+    pub team: String,
     /// Per direction ([`Variant::directions`]; 0 is `forward`), per cell, the headings it means
     /// there (none where it is undefined, several where a derived direction ties).
     pub directions: Vec<Vec<Vec<HeadingId>>>,
@@ -295,10 +297,22 @@ pub struct Rules {
     pub fifty_move: u32,
     /// 0 turns the rule off.
     pub repetition: u32,
+    /// While three or more teams are in the game: a side with no legal move goes out (`true`,
+    /// `last-standing`) or ends the game (`first-mate`).
+    pub last_standing: bool,
+    /// An eliminated side's pieces leave the board (`true`, `remove`) or stay inert (`stay`).
+    pub remove_eliminated: bool,
 }
 
 impl Default for Rules {
     fn default() -> Self {
-        Rules { stalemate: Outcome::Draw, stationary_moves: false, fifty_move: 100, repetition: 3 }
+        Rules {
+            stalemate: Outcome::Draw,
+            stationary_moves: false,
+            fifty_move: 100,
+            repetition: 3,
+            last_standing: true,
+            remove_eliminated: true,
+        }
     }
 }

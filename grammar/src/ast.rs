@@ -418,6 +418,8 @@ pub enum SideStmt {
     Setup(Setup),
     Promote(Promote),
     Castle(Castle),
+    /// `team NAME`.
+    Team { span: Span, name: Name },
 }
 
 /// What `forward` (or a `direction`) means for a side.
@@ -559,6 +561,22 @@ pub enum SettingKind {
     StationaryMoves { allowed: bool },
     FiftyMove(Int),
     Repetition(Int),
+    GameEnd(GameEnd),
+    Eliminated(Eliminated),
+}
+
+/// `game-end`: what a side with no legal move means while three or more teams are in the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameEnd {
+    LastStanding,
+    FirstMate,
+}
+
+/// `eliminated`: what becomes of the pieces of a side that is out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Eliminated {
+    Remove,
+    Stay,
 }
 
 impl SettingKind {
@@ -568,6 +586,8 @@ impl SettingKind {
             SettingKind::StationaryMoves { .. } => "stationary-moves",
             SettingKind::FiftyMove(_) => "fifty-move",
             SettingKind::Repetition(_) => "repetition",
+            SettingKind::GameEnd(_) => "game-end",
+            SettingKind::Eliminated(_) => "eliminated",
         }
     }
 }

@@ -241,6 +241,11 @@ fn describe_rule(rule: Rule) -> &'static str {
         Rule::kw_stationary | Rule::stationary => "`stationary-moves`",
         Rule::kw_fifty | Rule::fifty => "`fifty-move`",
         Rule::kw_repetition | Rule::repetition => "`repetition`",
+        Rule::kw_team | Rule::team => "`team`",
+        Rule::kw_game_end | Rule::game_end => "`game-end`",
+        Rule::kw_eliminated | Rule::eliminated => "`eliminated`",
+        Rule::game_end_kind => "`last-standing` or `first-mate`",
+        Rule::eliminated_kind => "`remove` or `stay`",
         Rule::kw_and => "`and`",
         Rule::kw_or => "`or`",
         Rule::kw_not => "`not`",
@@ -384,6 +389,9 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_stationary
             | Rule::kw_fifty
             | Rule::kw_repetition
+            | Rule::kw_team
+            | Rule::kw_game_end
+            | Rule::kw_eliminated
             | Rule::kw_and
             | Rule::kw_or
             | Rule::kw_not
@@ -929,6 +937,7 @@ fn build_side(pair: Pair<Rule>) -> Result<Side, SyntaxError> {
                 }
                 SideStmt::Castle(Castle { span: sspan, name: cname, fields })
             }
+            Rule::team => SideStmt::Team { span: sspan, name: Children::of(stmt).name()? },
             _ => return Err(internal(sspan)),
         });
     }
@@ -1020,6 +1029,16 @@ fn build_rules(pair: Pair<Rule>) -> Result<Rules, SyntaxError> {
             Rule::stationary => SettingKind::StationaryMoves { allowed: value.as_str() == "allowed" },
             Rule::fifty => SettingKind::FiftyMove(int_of(&value)?),
             Rule::repetition => SettingKind::Repetition(int_of(&value)?),
+            Rule::game_end => SettingKind::GameEnd(match value.as_str() {
+                "last-standing" => GameEnd::LastStanding,
+                "first-mate" => GameEnd::FirstMate,
+                _ => return Err(internal(sspan)),
+            }),
+            Rule::eliminated => SettingKind::Eliminated(match value.as_str() {
+                "remove" => Eliminated::Remove,
+                "stay" => Eliminated::Stay,
+                _ => return Err(internal(sspan)),
+            }),
             _ => return Err(internal(sspan)),
         };
         settings.push(Setting { span: sspan, kind });

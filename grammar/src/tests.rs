@@ -216,3 +216,21 @@ mod random {
         }
     }
 }
+
+#[test]
+fn teams_and_the_rules_of_many_sides() {
+    let source = "variant \"t\"\nside red { team north  setup { K a1 } }\nside blue { setup { K b1 } }\n\
+                  rules { game-end first-mate  eliminated stay }\n";
+    let file = parse(source).unwrap_or_else(|e| panic!("{e:?}"));
+    let Some(Item::Side(red)) = file.items.first() else { panic!("a side") };
+    let team = red.statements.iter().find_map(|s| match s {
+        SideStmt::Team { name, .. } => Some(name),
+        _ => None,
+    });
+    assert_eq!(team.map(|t| (t.text.as_str(), &source[t.span.start..t.span.end])), Some(("north", "north")));
+    let Some(Item::Rules(rules)) = file.items.last() else { panic!("rules") };
+    let kinds: Vec<SettingKind> = rules.settings.iter().map(|s| s.kind).collect();
+    assert_eq!(kinds, [SettingKind::GameEnd(GameEnd::FirstMate), SettingKind::Eliminated(Eliminated::Stay)]);
+    let e = parse("variant \"t\"\nrules { eliminated gone }\n").unwrap_err();
+    assert!(e.iter().any(|e| e.message.contains("`remove` or `stay`")), "{e:?}");
+}

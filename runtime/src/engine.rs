@@ -137,6 +137,15 @@ impl Engine {
         with_game!(self, g => Ok(load(g, position)?.to_general(g)))
     }
 
+    /// The sides out of the game in the position (as read: a side to move without a legal move
+    /// while three or more teams play is out at once), in turn order.
+    pub fn out_sides(&self, position: Option<&str>) -> Result<Vec<String>, PositionError> {
+        with_game!(self, g => {
+            let pos = load(g, position)?;
+            Ok((0..g.sides).filter(|&s| pos.is_out(s)).map(|s| g.tables.sides[s].name.clone()).collect())
+        })
+    }
+
     /// The legal moves, sorted by notation.
     pub fn moves(&self, position: Option<&str>) -> Result<Vec<MoveInfo>, PositionError> {
         with_game!(self, g => {
@@ -183,19 +192,18 @@ impl Engine {
         with_game!(self, g => {
             let mut pos = load(g, position)?;
             let mut history = Vec::new();
-            let names: Vec<String> = g.tables.sides.iter().map(|s| s.name.clone()).collect();
             for (i, text) in moves.iter().enumerate() {
                 let number = i + 1;
                 let status = pos.status(g, &history);
                 if status != Status::Ongoing {
-                    return Err(RequestError::GameOver { number, text: text.to_string(), status: describe(status, &names) });
+                    return Err(RequestError::GameOver { number, text: text.to_string(), status: describe(status, g, pos.out) });
                 }
                 let mv = pos.parse_move(g, text).map_err(|error| RequestError::Move { number, error })?;
                 history.push(pos.hash);
                 pos.make(g, mv);
             }
             let status = pos.status(g, &history);
-            Ok((pos.to_text(g), describe(status, &names)))
+            Ok((pos.to_text(g), describe(status, g, pos.out)))
         })
     }
 }

@@ -11,16 +11,18 @@
 use std::fmt;
 
 use crate::tables::{
-    ray, Attack, CastleInfo, GridInfo, KindInfo, Layout, LayoutCell, LayoutLabel, LayoutView, Outcome, PromotionInfo, Ray,
+    ray, Attack, CastleInfo, Eliminated, GameEnd, GridInfo, KindInfo, Layout, LayoutCell, LayoutLabel, LayoutView, Outcome, PromotionInfo, Ray,
     RulesInfo, SideInfo, Tables, NO_CELL,
 };
 
 /// First four bytes of every table file.
 pub const MAGIC: [u8; 4] = *b"ORBT";
 /// The layout this build writes. Any layout change bumps it.
-pub const FORMAT_VERSION: u16 = 5;
-/// The oldest version this build still reads: version 4 is version 5 without the views' labels
-/// (read as none), version 3 version 4 without the `layout` section (read as `None`).
+pub const FORMAT_VERSION: u16 = 6;
+/// The oldest version this build still reads: version 5 is version 6 without the sides' teams
+/// (each side its own team) and the `game-end` and `eliminated` rules (read as their defaults),
+/// version 4 is version 5 without the views' labels (read as none), version 3 version 4 without
+/// the `layout` section (read as `None`).
 pub const OLDEST_READ_VERSION: u16 = 3;
 /// Bytes before the payload: magic, version, flags, payload length, checksum.
 pub const HEADER_LEN: usize = 16;
@@ -228,6 +230,12 @@ impl Tables {
                 }
             }
         }
+        // Version 6: the players section (teams and the rules of games of three or more teams).
+        for s in &self.sides {
+            w.str(&s.team);
+        }
+        w.u8(self.rules.game_end as u8);
+        w.u8(self.rules.eliminated as u8);
 
         let payload = w.0;
         let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
@@ -305,6 +313,12 @@ impl Tables {
         }
         if n_sides < 2 {
             return Err(invalid("sides", format!("{n_sides} sides; a variant has at least two")));
+        }
+        let mut teams: Vec<&str> = self.sides.iter().map(|s| s.team.as_str()).collect();
+        teams.sort_unstable();
+        teams.dedup();
+        if teams.len() < 2 {
+            return Err(invalid("sides", format!("every side is in team {}; a variant has at least two teams", teams[0])));
         }
         let n_ck = n_kinds * n_sides;
         if n_ck > MAX_COLORED_KINDS {
@@ -835,6 +849,8 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
     let mut sides = Vec::with_capacity(n);
     for s in 0..n {
         let name = r.str(&|| format!("side {s} name"))?;
+        // The team (version 6) is read with the players section, at the end.
+        let team = name.clone();
         let m = r.count(3)?;
         let setup = (0..m).map(|_| Ok((r.u16()?, r.u8()?))).collect::<Result<Vec<_>, FormatError>>()?;
         let m = r.count(9)?;
@@ -857,7 +873,7 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
             let fen = if r.bool(&fen_field)? { Some(r.char(&fen_field)?) } else { None };
             castles.push(CastleInfo { name, king_from, king_to, rook_from, rook_to, empty, safe, fen });
         }
-        sides.push(SideInfo { name, setup, promotions, castles });
+        sides.push(SideInfo { name, team, setup, promotions, castles });
     }
 
     r.section = "rules";
@@ -873,7 +889,7 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
         }
     };
     let stationary_moves = r.bool(&|| "rules stationary_moves".to_string())?;
-    let rules = RulesInfo { stalemate, stationary_moves, fifty_move: r.u16()?, repetition: r.u8()? };
+    let mut rules = RulesInfo { stalemate, stationary_moves, fifty_move: r.u16()?, repetition: r.u8()?, ..RulesInfo::default() };
 
     r.section = "ray_index";
     let ray_index = r.u32s()?;
@@ -909,11 +925,32 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
 
     // Version 3 ends here; version 4 adds the layout.
     let layout = if version >= 4 { read_layout(r, version)? } else { None };
+    // Version 6 adds the players section.
+    if version >= 6 {
+        r.section = "players";
+        for (s, side) in sides.iter_mut().enumerate() {
+            side.team = r.str(&|| format!("side {s} team"))?;
+        }
+        rules.game_end = match r.u8()? {
+            0 => GameEnd::LastStanding,
+            1 => GameEnd::FirstMate,
+            b => return Err(invalid("rules game_end", format!("byte is {b}; it must be 0 (last-standing) or 1 (first-mate)"))),
+        };
+        rules.eliminated = match r.u8()? {
+            0 => Eliminated::Remove,
+            1 => Eliminated::Stay,
+            b => return Err(invalid("rules eliminated", format!("byte is {b}; it must be 0 (remove) or 1 (stay)"))),
+        };
+    }
 
     let extra = r.bytes.len() - r.pos;
     if extra != 0 {
         return Err(FormatError::TrailingBytes {
-            after: if version >= 4 { "layout section (the last of the payload)" } else { "masks section (the last of the payload)" },
+            after: match version {
+                6.. => "players section (the last of the payload)",
+                4 | 5 => "layout section (the last of the payload)",
+                _ => "masks section (the last of the payload)",
+            },
             extra: extra as u64,
         });
     }

@@ -4,7 +4,7 @@
 //! no geometry is derived here.
 
 use crate::bits::CellSet;
-use crate::tables::{Attack, Tables, NO_CELL};
+use crate::tables::{Attack, GameEnd, Tables, NO_CELL};
 
 /// A ray as move generation uses it.
 #[derive(Clone, Copy, Debug)]
@@ -81,6 +81,15 @@ pub struct Game<B> {
     pub castle_cells: Vec<(usize, usize)>,
     /// Per cell: which colored kinds could capture en passant onto it, from where.
     pub ep_capturers: Vec<Vec<(u8, B)>>,
+    /// Per side: its team (teams numbered in the order they first appear).
+    pub team: Vec<usize>,
+    /// Per team: the mask of its sides (bit `side`).
+    pub team_sides: Vec<u64>,
+    /// Per side: the sides of the other teams, its opponents.
+    pub opponents: Vec<Vec<usize>>,
+    /// Whether sides can be eliminated: three or more teams under `game-end last-standing`. Only
+    /// then does `make` look for a side that has to go out.
+    pub eliminations: bool,
     pub zobrist: Zobrist,
 }
 
@@ -97,6 +106,8 @@ pub struct Zobrist {
     pub ep: Vec<u64>,
     /// Per castling rule (all sides' in order), while its king and rook have not moved.
     pub castle: Vec<u64>,
+    /// Per side, while it is out of the game (eliminated).
+    pub out: Vec<u64>,
 }
 
 fn splitmix(state: &mut u64) -> u64 {
@@ -199,6 +210,7 @@ impl<B: CellSet> Game<B> {
             virgin: keys(cells, &mut seed),
             ep: keys(cells, &mut seed),
             castle: Vec::new(),
+            out: Vec::new(),
         };
         // Whether a piece has moved belongs to the position (for repetition) only where a rule
         // depends on it: setup cells of kinds with `initial` moves here, castling rights below.
@@ -222,6 +234,7 @@ impl<B: CellSet> Game<B> {
             }
         }
         zobrist.castle = (0..castle_cells.len()).map(|_| splitmix(&mut seed)).collect();
+        zobrist.out = keys(sides, &mut seed);
         // Who could take en passant on each cell: an en passant only belongs to the position when
         // someone can take it.
         let mut ep_capturers: Vec<Vec<(u8, B)>> = vec![Vec::new(); cells];
@@ -242,7 +255,29 @@ impl<B: CellSet> Game<B> {
         }
         let side_cks = (0..sides).map(|s| (((1u128 << kinds) - 1) as u64) << (s * kinds)).collect();
         let transit = B::from_cells(tables.transit.iter().map(|&c| c as usize));
+        let mut team_names: Vec<&str> = Vec::new();
+        let team: Vec<usize> = tables
+            .sides
+            .iter()
+            .map(|s| match team_names.iter().position(|t| *t == s.team) {
+                Some(t) => t,
+                None => {
+                    team_names.push(&s.team);
+                    team_names.len() - 1
+                }
+            })
+            .collect();
+        let mut team_sides = vec![0u64; team_names.len()];
+        for (s, &t) in team.iter().enumerate() {
+            team_sides[t] |= 1 << s;
+        }
+        let opponents = (0..sides).map(|s| (0..sides).filter(|&o| team[o] != team[s]).collect()).collect();
+        let eliminations = team_sides.len() >= 3 && tables.rules.game_end == GameEnd::LastStanding;
         Game {
+            team,
+            team_sides,
+            opponents,
+            eliminations,
             castle_cells,
             ep_capturers,
             transit,
@@ -297,6 +332,16 @@ impl<B: CellSet> Game<B> {
         let mut out = vec![self.cell_name(cell)];
         out.extend(self.tables.aliases.iter().filter(|(_, c)| *c == cell).map(|(a, _)| a.as_str()));
         out
+    }
+
+    /// How many teams have a side in the game (not in `out`).
+    pub fn live_teams(&self, out: u64) -> usize {
+        self.team_sides.iter().filter(|&&m| m & !out != 0).count()
+    }
+
+    /// The name of `side`'s team.
+    pub fn team_name(&self, side: usize) -> &str {
+        &self.tables.sides[side].team
     }
 
     pub fn symbol(&self, kind: usize) -> char {

@@ -7,7 +7,7 @@
 
 use std::fmt::Write;
 
-use crate::tables::{ray, Attack, Outcome, Tables, NO_CELL};
+use crate::tables::{ray, Attack, Eliminated, GameEnd, Outcome, Tables, NO_CELL};
 
 /// Ray flags in the order they are printed, with their words.
 const RAY_FLAG_WORDS: [(u8, &str); 8] = [
@@ -163,7 +163,11 @@ fn write_all(out: &mut String, t: &Tables) -> std::fmt::Result {
 
     writeln!(out, "sides:")?;
     for (s, side) in t.sides.iter().enumerate() {
-        writeln!(out, "  {s}: {}", side.name)?;
+        if side.team == side.name {
+            writeln!(out, "  {s}: {}", side.name)?;
+        } else {
+            writeln!(out, "  {s}: {} (team {})", side.name, side.team)?;
+        }
         let setup: Vec<String> =
             side.setup.iter().map(|&(c, k)| format!("{} {}", names.kind(k), names.cell(c))).collect();
         writeln!(out, "    setup: {}", setup.join(", "))?;
@@ -201,10 +205,18 @@ fn write_all(out: &mut String, t: &Tables) -> std::fmt::Result {
     };
     writeln!(
         out,
-        "rules: stalemate {stalemate}, stationary-moves {}, fifty-move {}, repetition {}",
+        "rules: stalemate {stalemate}, stationary-moves {}, fifty-move {}, repetition {}, game-end {}, eliminated {}",
         if r.stationary_moves { "allowed" } else { "forbidden" },
         r.fifty_move,
-        r.repetition
+        r.repetition,
+        match r.game_end {
+            GameEnd::LastStanding => "last-standing",
+            GameEnd::FirstMate => "first-mate",
+        },
+        match r.eliminated {
+            Eliminated::Remove => "remove",
+            Eliminated::Stay => "stay",
+        }
     )?;
 
     writeln!(out, "rays:")?;
@@ -324,6 +336,7 @@ mod tests {
             sides: vec![
                 SideInfo {
                     name: "white".into(),
+                    team: "white".into(),
                     setup: vec![(a, 0)],
                     promotions: vec![],
                     castles: vec![CastleInfo {
@@ -337,7 +350,7 @@ mod tests {
                         fen: Some('K'),
                     }],
                 },
-                SideInfo { name: "black".into(), setup: vec![(b, 0)], promotions: vec![], castles: vec![] },
+                SideInfo { name: "black".into(), team: "black".into(), setup: vec![(b, 0)], promotions: vec![], castles: vec![] },
             ],
             rules: RulesInfo::default(),
             // white King on a: 1 ray; everything else: none.
@@ -379,7 +392,7 @@ sides:
     castle O-O: king a->b rook b->a empty [] safe [a b] fen K
   1: black
     setup: King b
-rules: stalemate draw, stationary-moves forbidden, fifty-move 100, repetition 3
+rules: stalemate draw, stationary-moves forbidden, fifty-move 100, repetition 3, game-end last-standing, eliminated remove
 rays:
   white King a:
     E [quiet capture] -> b

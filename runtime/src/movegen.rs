@@ -72,7 +72,8 @@ impl<B: CellSet> Position<B> {
                         }
                         Some(b) => {
                             let mask = game.masks[line.masks as usize + i];
-                            if (mask >> (code - 1)) & 1 != 0 && self.side_at(game, c) != us {
+                            let side = self.side_at(game, c);
+                            if (mask >> (code - 1)) & 1 != 0 && game.team[side] != game.team[us] && !self.is_out(side) {
                                 pins.add(b, B::from_cells(cells[..=i].iter().map(|&x| x as usize)));
                             }
                             break;
@@ -89,7 +90,7 @@ impl<B: CellSet> Position<B> {
     pub fn pseudo_moves(&self, game: &Game<B>, out: &mut Vec<Move>) {
         let us = self.to_move;
         let own = self.by_side[us];
-        let enemy = self.occupied.and_not(own);
+        let enemy = self.capturable(game);
         let empty_ok = game.tables.rules.stationary_moves;
         for from in own.iter() {
             let ck = self.board[from] as usize - 1;
@@ -249,7 +250,8 @@ impl<B: CellSet> Position<B> {
                     // A pinned piece (not in check) stays legal exactly on its pin lines.
                     allowed.has(mv.to as usize)
                 } else {
-                    let undo = self.make(game, mv);
+                    // Judged on the move alone, before any side goes out.
+                    let undo = self.make_move(game, mv);
                     let ok = !self.in_check(game, us);
                     self.unmake(game, &undo);
                     ok

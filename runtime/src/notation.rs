@@ -4,7 +4,8 @@
 //! - FEN, for two-sided grid boards (the orthodox example reads any orthodox FEN as is);
 //! - the general notation for any board:
 //!   `turn=white white=Ke1,Ra1 black=Ke8 virgin=e1,a1 ep=e3:e4 clock=0 move=1`
-//!   (`ep=CELLS:VICTIM` lists the en-passant cells, `+`-separated, and the piece that may be taken).
+//!   (`ep=CELLS:VICTIM` lists the en-passant cells, `+`-separated, and the piece that may be taken;
+//!   `out=red,blue` the sides eliminated, in games of three or more teams).
 //!
 //! Moves are written `Ng1-f3`, `Bf1xb5`, `Pe7-e8=Q`, `Pe5xd6ep`, castling by its rule's name.
 //!
@@ -57,8 +58,11 @@ impl<B: CellSet> Position<B> {
         // Every field of the general notation is KEY=VALUE; FEN's board field has no `=` (and no
         // `/` on a board of one rank).
         let fen = text.split_whitespace().next().is_some_and(|first| !first.contains('='));
-        let pos = if fen { Self::from_fen(game, text)? } else { Self::from_general(game, text)? };
+        let mut pos = if fen { Self::from_fen(game, text)? } else { Self::from_general(game, text)? };
         pos.check(game)?;
+        // A side to move without a legal move while three or more teams are in the game is out
+        // at once (`game-end last-standing`): the position read is the one after that.
+        pos.settle(game);
         Ok(pos)
     }
 
@@ -360,7 +364,19 @@ impl<B: CellSet> Position<B> {
                 }
                 "clock" => pos.halfmove = value.parse().map_err(|_| PositionError(format!("clock '{value}' is not a number")))?,
                 "move" => pos.fullmove = value.parse().map_err(|_| PositionError(format!("move '{value}' is not a number")))?,
-                _ => return err(format!("unknown key '{key}' (expected turn, a side name, virgin, ep, clock or move)")),
+                "out" => {
+                    for name in list(value) {
+                        let Some(s) = game.tables.sides.iter().position(|s| s.name == name) else {
+                            return err(format!("out: '{name}' is not a side"));
+                        };
+                        if pos.is_out(s) {
+                            return err(format!("out: {name} is listed twice"));
+                        }
+                        pos.out |= 1 << s;
+                        pos.hash ^= game.zobrist.out[s];
+                    }
+                }
+                _ => return err(format!("unknown key '{key}' (expected turn, a side name, out, virgin, ep, clock or move)")),
             }
         }
         let Some(turn) = turn else { return err("missing turn=SIDE") };
@@ -395,6 +411,10 @@ impl<B: CellSet> Position<B> {
                 .map(|c| format!("{}{}", game.symbol((self.board[c] as usize - 1) % game.kinds), game.cell_name(c as u16)))
                 .collect();
             parts.push(format!("{}={}", side.name, pieces.join(",")));
+        }
+        if self.out != 0 {
+            let out: Vec<&str> = (0..game.sides).filter(|&s| self.is_out(s)).map(|s| game.tables.sides[s].name.as_str()).collect();
+            parts.push(format!("out={}", out.join(",")));
         }
         if !self.virgin.is_empty() {
             let v: Vec<&str> = self.virgin.iter().map(|c| game.cell_name(c as u16)).collect();
@@ -435,6 +455,7 @@ impl<B: CellSet> Position<B> {
         self.hash == o.hash
             && self.board == o.board
             && self.to_move == o.to_move
+            && self.out == o.out
             && self.ep_cells == o.ep_cells
             && self.ep_victim == o.ep_victim
             && self.halfmove == o.halfmove
@@ -442,19 +463,39 @@ impl<B: CellSet> Position<B> {
             && matters(self) == matters(o)
     }
 
-    /// Rejects positions that cannot arise: a side without its royal piece, the side not to move
-    /// in check, a promoting piece standing in its promotion zone.
+    /// Rejects positions that cannot arise: a piece on a transit cell, a side in the game without
+    /// its royal piece, the side that moved last (the side in the game before the side to move)
+    /// in check, a promoting piece standing in its promotion zone, sides out of a game where no
+    /// side can go out, or so many out that fewer than two teams remain.
     pub fn check(&self, game: &Game<B>) -> Result<(), PositionError> {
         if let Some(c) = self.occupied.and(game.transit).iter().next() {
             return err(format!("{} is a transit cell: no piece can stand there", game.cell_name(c as u16)));
         }
+        let name = |s: usize| game.tables.sides[s].name.as_str();
+        if self.out != 0 {
+            if !game.eliminations {
+                return err(if game.team_sides.len() < 3 {
+                    "no side can be out: sides go out only in games of three or more teams"
+                } else {
+                    "no side can be out: under `game-end first-mate` the first mate ends the game"
+                });
+            }
+            if game.live_teams(self.out) < 2 {
+                return err("fewer than two teams are left in the game: it ended before");
+            }
+            if self.is_out(self.to_move) {
+                return err(format!("turn: {} is out of the game", name(self.to_move)));
+            }
+        }
+        let removed = game.tables.rules.eliminated == crate::tables::Eliminated::Remove;
         let any_royal = game.tables.kinds.iter().any(|k| k.royal);
         for s in 0..game.sides {
-            if any_royal && self.royals(game, s).is_empty() {
-                return err(format!("{} has no royal piece", game.tables.sides[s].name));
-            }
-            if s != self.to_move && self.in_check(game, s) {
-                return err(format!("{} is in check but it is not their turn", game.tables.sides[s].name));
+            if self.is_out(s) {
+                if removed && !self.by_side[s].is_empty() {
+                    return err(format!("{} is out, but has pieces on the board (`eliminated remove` takes them off)", name(s)));
+                }
+            } else if any_royal && self.royals(game, s).is_empty() {
+                return err(format!("{} has no royal piece", name(s)));
             }
             for k in 0..game.kinds {
                 let ck = s * game.kinds + k;
@@ -462,13 +503,23 @@ impl<B: CellSet> Position<B> {
                     if let Some(c) = self.by_ck[ck].and(p.zone).iter().next() {
                         return err(format!(
                             "{} {} on {} stands in its promotion zone",
-                            game.tables.sides[s].name,
+                            name(s),
                             game.tables.kinds[k].name,
                             game.cell_name(c as u16)
                         ));
                     }
                 }
             }
+        }
+        // The side that moved last left no royal piece attacked. Under `eliminated remove` a side
+        // going out may uncover an attack on it, so once a side is out that is not checked.
+        let last = self.previous_live(game, self.to_move);
+        if last != self.to_move && !(removed && self.out != 0) && self.in_check(game, last) {
+            return err(if game.sides == 2 {
+                format!("{} is in check but it is not their turn", name(last))
+            } else {
+                format!("{} is in check, but it moved last (before {}, whose turn it is)", name(last), name(self.to_move))
+            });
         }
         Ok(())
     }

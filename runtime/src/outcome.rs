@@ -9,7 +9,9 @@ use crate::tables::Outcome;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
     Ongoing,
-    /// The side to move has no legal move and a royal piece attacked.
+    /// The side to move has no legal move and a royal piece attacked: its team loses. (While
+    /// three or more teams are in a game under `game-end last-standing`, such a side is out
+    /// instead and play goes on: no status says so.)
     Checkmate { loser: usize },
     /// The side to move has no legal move and is not in check; `outcome` is for that side.
     Stalemate { side: usize, outcome: Outcome },
@@ -46,20 +48,52 @@ impl<B: CellSet> Position<B> {
     }
 }
 
-/// The status in words, naming sides.
-pub fn describe(status: Status, side_names: &[String]) -> String {
-    match status {
+/// The status in words, naming sides. With two sides: who is mated or stalemated. With more,
+/// also the team that loses (and wins, when one other team is left) and the sides out.
+pub fn describe<B: CellSet>(status: Status, game: &Game<B>, out: u64) -> String {
+    let sides = &game.tables.sides;
+    let name = |s: usize| sides[s].name.as_str();
+    // A team by its name, with its sides when it has several or is named otherwise.
+    let team = |t: usize| {
+        let members: Vec<&str> = (0..sides.len()).filter(|&s| game.team[s] == t).map(name).collect();
+        let team_name = &sides[(0..sides.len()).find(|&s| game.team[s] == t).unwrap_or(0)].team;
+        if members.len() == 1 && members[0] == team_name {
+            team_name.to_string()
+        } else {
+            format!("team {team_name} ({})", members.join(", "))
+        }
+    };
+    let two = sides.len() == 2;
+    let live_others = |t: usize| -> Vec<usize> {
+        (0..game.team_sides.len()).filter(|&o| o != t && game.team_sides[o] & !out != 0).collect()
+    };
+    let mut text = match status {
         Status::Ongoing => "ongoing".into(),
-        Status::Checkmate { loser } => format!("checkmate: {} is mated", side_names[loser]),
+        Status::Checkmate { loser } if two => format!("checkmate: {} is mated", name(loser)),
+        Status::Checkmate { loser } => {
+            let t = game.team[loser];
+            let mut text = format!("checkmate: {} is mated; {} loses", name(loser), team(t));
+            if let [winner] = live_others(t)[..] {
+                text += &format!(", {} wins", team(winner));
+            }
+            text
+        }
         Status::Stalemate { side, outcome } => {
-            let result = match outcome {
-                Outcome::Draw => "a draw",
-                Outcome::Win => "a win for the stalemated side",
-                Outcome::Loss => "a loss for the stalemated side",
+            let result = match (outcome, two) {
+                (Outcome::Draw, _) => "a draw".to_string(),
+                (Outcome::Win, true) => "a win for the stalemated side".to_string(),
+                (Outcome::Loss, true) => "a loss for the stalemated side".to_string(),
+                (Outcome::Win, false) => format!("a win for {}", team(game.team[side])),
+                (Outcome::Loss, false) => format!("a loss for {}", team(game.team[side])),
             };
-            format!("stalemate: {} cannot move; {}", side_names[side], result)
+            format!("stalemate: {} cannot move; {}", name(side), result)
         }
         Status::FiftyMove => "draw by the fifty-move rule".into(),
         Status::Repetition => "draw by repetition".into(),
+    };
+    if out != 0 {
+        let names: Vec<&str> = (0..sides.len()).filter(|&s| out >> s & 1 != 0).map(name).collect();
+        text += &format!("; out: {}", names.join(", "));
     }
+    text
 }

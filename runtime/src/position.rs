@@ -39,6 +39,19 @@ impl Move {
     }
 }
 
+/// The pieces eliminations took off the board (`eliminated remove`), for `unmake` to put back: an
+/// undo stack, not part of the position (it compares equal to any other).
+#[derive(Clone, Debug, Default)]
+pub struct Removed(pub Vec<(u16, u8)>);
+
+impl PartialEq for Removed {
+    fn eq(&self, _: &Removed) -> bool {
+        true
+    }
+}
+
+impl Eq for Removed {}
+
 /// A position. `board[cell]` is `0` for empty or `ck + 1`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position<B> {
@@ -61,6 +74,10 @@ pub struct Position<B> {
     pub halfmove: u32,
     pub fullmove: u32,
     pub hash: u64,
+    /// The sides out of the game (bit `side`), eliminated in games of three or more teams.
+    pub out: u64,
+    /// Pieces removed by eliminations, as (cell, `ck + 1`).
+    pub removed: Removed,
 }
 
 /// What `make` needs to restore the position exactly.
@@ -77,6 +94,11 @@ pub struct Undo<B> {
     pub halfmove: u32,
     pub fullmove: u32,
     pub hash: u64,
+    /// The side that made the move.
+    pub mover: u8,
+    /// The out-set before the move, and how many pieces `removed` held.
+    pub out: u64,
+    pub removed: u32,
 }
 
 impl<B: CellSet> Position<B> {
@@ -95,6 +117,8 @@ impl<B: CellSet> Position<B> {
             halfmove: 0,
             fullmove: 1,
             hash: game.zobrist.side[0],
+            out: 0,
+            removed: Removed::default(),
         }
     }
 
@@ -107,7 +131,104 @@ impl<B: CellSet> Position<B> {
                 p.set_virgin(game, cell as usize);
             }
         }
+        p.settle(game);
         p
+    }
+
+    /// Whether `side` is out of the game.
+    #[inline(always)]
+    pub fn is_out(&self, side: usize) -> bool {
+        self.out >> side & 1 != 0
+    }
+
+    /// The side after `side` in turn order that is still in the game, and whether the order wrapped
+    /// round past its last side on the way (a new full move).
+    pub fn next_live(&self, game: &Game<B>, side: usize) -> (usize, bool) {
+        let mut next = side;
+        let mut wrapped = false;
+        loop {
+            next = (next + 1) % game.sides;
+            wrapped |= next == 0;
+            if !self.is_out(next) || next == side {
+                return (next, wrapped);
+            }
+        }
+    }
+
+    /// The side before `side` in turn order that is still in the game.
+    pub fn previous_live(&self, game: &Game<B>, side: usize) -> usize {
+        let mut prev = side;
+        loop {
+            prev = (prev + game.sides - 1) % game.sides;
+            if !self.is_out(prev) || prev == side {
+                return prev;
+            }
+        }
+    }
+
+    /// The pieces the side to move may capture: those of the other teams' sides still in the game
+    /// except their royal pieces (a royal piece is never captured, only mated), and every piece
+    /// of a side that is out.
+    #[inline]
+    pub fn capturable(&self, game: &Game<B>) -> B {
+        let us = self.to_move;
+        if game.sides == 2 {
+            return self.by_side[1 - us];
+        }
+        let mut set = B::default();
+        for s in 0..game.sides {
+            if self.is_out(s) {
+                set = set.or(self.by_side[s]);
+            } else if game.team[s] != game.team[us] {
+                set = set.or(self.by_side[s].and_not(self.royals(game, s)));
+            }
+        }
+        set
+    }
+
+    /// Puts `side` out of the game: under `eliminated remove` its pieces leave the board (kept in
+    /// `removed` for `unmake`), under `stay` they remain, inert.
+    pub fn eliminate(&mut self, game: &Game<B>, side: usize) {
+        self.out |= 1 << side;
+        self.hash ^= game.zobrist.out[side];
+        if game.tables.rules.eliminated == crate::tables::Eliminated::Remove {
+            let before = self.virgin;
+            for c in self.by_side[side].iter() {
+                self.clear_virgin(game, c);
+                let code = self.take(game, c);
+                self.removed.0.push((c as u16, code));
+            }
+            if self.virgin != before {
+                self.hash ^= self.castle_key(game, before) ^ self.castle_key(game, self.virgin);
+            }
+        }
+    }
+
+    /// Applies the rule of `game-end last-standing`: while three or more teams are in the game and
+    /// the side to move has no legal move, that side is out and the turn passes on. Does nothing
+    /// in games of fewer than three teams.
+    pub fn settle(&mut self, game: &Game<B>) {
+        if !game.eliminations {
+            return;
+        }
+        let mut moves = Vec::new();
+        while game.live_teams(self.out) >= 3 {
+            moves.clear();
+            self.legal_moves(game, &mut moves);
+            if !moves.is_empty() {
+                return;
+            }
+            let side = self.to_move;
+            self.eliminate(game, side);
+            let (next, wrapped) = self.next_live(game, side);
+            if wrapped {
+                self.fullmove = self.fullmove.saturating_add(1);
+            }
+            self.set_to_move(game, next);
+            // The en-passant right passes to the new side to move; its hash depends on who that is.
+            let (cells, victim) = (self.ep_cells, self.ep_victim);
+            self.set_en_passant(game, cells, victim);
+        }
     }
 
     /// Side owning the piece on `cell` (which must be occupied).
@@ -169,8 +290,13 @@ impl<B: CellSet> Position<B> {
         key
     }
 
-    /// The hash keys of en-passant `cells` if the side to move can take on one of them.
+    /// The hash keys of en-passant `cells` if the side to move can take on one of them (with more
+    /// than two sides: and may take the piece there, not a teammate's).
     fn ep_key(&self, game: &Game<B>, cells: B) -> u64 {
+        let victim = self.ep_victim as usize;
+        if game.sides > 2 && (self.ep_victim == NO_CELL || !self.capturable(game).has(victim)) {
+            return 0;
+        }
         let capturable = cells.iter().any(|c| {
             game.ep_capturers[c]
                 .iter()
@@ -246,19 +372,35 @@ impl<B: CellSet> Position<B> {
         false
     }
 
-    /// Whether any side other than `side` attacks `target`.
+    /// Whether an opponent of `side` (a side of another team) still in the game attacks `target`.
     #[inline]
     pub fn attacked_by_enemy(&self, game: &Game<B>, target: usize, side: usize) -> bool {
-        (0..game.sides).any(|s| s != side && self.attacked_by(game, target, s))
+        // Two sides are two teams, and neither is ever out.
+        if game.sides == 2 {
+            return self.attacked_by(game, target, 1 - side);
+        }
+        game.opponents[side].iter().any(|&s| !self.is_out(s) && self.attacked_by(game, target, s))
     }
 
-    /// Whether `side` has a royal piece under attack.
+    /// Whether `side` has a royal piece attacked by an opponent still in the game.
     pub fn in_check(&self, game: &Game<B>, side: usize) -> bool {
         self.royals(game, side).iter().any(|r| self.attacked_by_enemy(game, r, side))
     }
 
-    /// Plays `mv` (which must be pseudo-legal here) and returns what undoes it.
+    /// Plays `mv` (which must be pseudo-legal here) and returns what undoes it. In games where
+    /// sides can be eliminated, the sides that then have no legal move go out ([`Position::settle`]).
+    #[inline]
     pub fn make(&mut self, game: &Game<B>, mv: Move) -> Undo<B> {
+        let undo = self.make_move(game, mv);
+        if game.eliminations {
+            self.settle(game);
+        }
+        undo
+    }
+
+    /// `make` without eliminations: the move alone, the turn passed to the next side in the game
+    /// (what legality is judged on).
+    pub fn make_move(&mut self, game: &Game<B>, mv: Move) -> Undo<B> {
         let from = mv.from as usize;
         let to = mv.to as usize;
         let us = self.to_move;
@@ -274,6 +416,9 @@ impl<B: CellSet> Position<B> {
             halfmove: self.halfmove,
             fullmove: self.fullmove,
             hash: self.hash,
+            mover: us as u8,
+            out: self.out,
+            removed: self.removed.0.len() as u32,
         };
         let mut ep_cells = B::default();
         let mut ep_victim = NO_CELL;
@@ -316,8 +461,8 @@ impl<B: CellSet> Position<B> {
             self.hash ^= self.castle_key(game, undo.virgin) ^ self.castle_key(game, self.virgin);
         }
         self.halfmove = if reset { 0 } else { self.halfmove.saturating_add(1) };
-        let next = (us + 1) % game.sides;
-        if next == 0 {
+        let (next, wrapped) = if self.out == 0 { ((us + 1) % game.sides, us + 1 == game.sides) } else { self.next_live(game, us) };
+        if wrapped {
             self.fullmove = self.fullmove.saturating_add(1);
         }
         self.set_to_move(game, next);
@@ -338,7 +483,15 @@ impl<B: CellSet> Position<B> {
     /// Takes back the move `undo` came from.
     pub fn unmake(&mut self, game: &Game<B>, undo: &Undo<B>) {
         let mv = undo.mv;
-        let prev = (self.to_move + game.sides - 1) % game.sides;
+        if self.out != undo.out {
+            while self.removed.0.len() > undo.removed as usize {
+                if let Some((cell, code)) = self.removed.0.pop() {
+                    self.place(game, cell as usize, code as usize - 1);
+                }
+            }
+            self.out = undo.out;
+        }
+        let prev = undo.mover as usize;
         self.to_move = prev;
         match mv.kind {
             MoveKind::Stationary => {}
@@ -378,6 +531,11 @@ impl<B: CellSet> Position<B> {
             h ^= game.zobrist.virgin[c];
         }
         h ^= self.castle_key(game, self.virgin);
+        for s in 0..game.sides {
+            if self.is_out(s) {
+                h ^= game.zobrist.out[s];
+            }
+        }
         h ^ self.ep_key(game, self.ep_cells)
     }
 }

@@ -86,6 +86,9 @@ pub struct KindInfo {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SideInfo {
     pub name: String,
+    /// The side's team (since format version 6; before, every side is its own team, named after
+    /// it). Sides of one team never capture each other nor give each other check.
+    pub team: String,
     /// Initial position: (cell, kind).
     pub setup: Vec<(u16, u8)>,
     pub promotions: Vec<PromotionInfo>,
@@ -119,17 +122,45 @@ pub enum Outcome {
     Loss = 2,
 }
 
+/// What a side with no legal move means while three or more teams are in the game (`game-end`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameEnd {
+    /// The side is out (checkmated or stalemated alike) and play goes on.
+    LastStanding = 0,
+    /// The first checkmate or stalemate ends the game.
+    FirstMate = 1,
+}
+
+/// What becomes of an eliminated side's pieces (`eliminated`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Eliminated {
+    /// They leave the board.
+    Remove = 0,
+    /// They stay as inert blockers: they never move nor attack, and anyone may capture them.
+    Stay = 1,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RulesInfo {
     pub stalemate: Outcome,
     pub stationary_moves: bool,
     pub fifty_move: u16,
     pub repetition: u8,
+    /// Since format version 6 (before: `LastStanding`, `Remove`, the defaults).
+    pub game_end: GameEnd,
+    pub eliminated: Eliminated,
 }
 
 impl Default for RulesInfo {
     fn default() -> Self {
-        RulesInfo { stalemate: Outcome::Draw, stationary_moves: false, fifty_move: 100, repetition: 3 }
+        RulesInfo {
+            stalemate: Outcome::Draw,
+            stationary_moves: false,
+            fifty_move: 100,
+            repetition: 3,
+            game_end: GameEnd::LastStanding,
+            eliminated: Eliminated::Remove,
+        }
     }
 }
 

@@ -119,6 +119,7 @@ fn sample() -> Tables {
         sides: vec![
             SideInfo {
                 name: "white".into(),
+                team: "light".into(),
                 setup: vec![(cell("a1"), KING), (cell("b1"), PAWN)],
                 promotions: vec![PromotionInfo { kind: PAWN, choices: vec![KING], zone: cells("a3 b3 c3") }],
                 castles: vec![CastleInfo {
@@ -134,6 +135,7 @@ fn sample() -> Tables {
             },
             SideInfo {
                 name: "black".into(),
+                team: "dark".into(),
                 setup: vec![(cell("c3"), KING), (cell("b3"), PAWN)],
                 promotions: vec![PromotionInfo {
                     kind: PAWN,
@@ -153,7 +155,14 @@ fn sample() -> Tables {
                 }],
             },
         ],
-        rules: RulesInfo { stalemate: Outcome::Loss, stationary_moves: true, fifty_move: 50, repetition: 2 },
+        rules: RulesInfo {
+            stalemate: Outcome::Loss,
+            stationary_moves: true,
+            fifty_move: 50,
+            repetition: 2,
+            game_end: GameEnd::FirstMate,
+            eliminated: Eliminated::Stay,
+        },
         ray_index,
         rays,
         pool,
@@ -220,14 +229,22 @@ fn every_truncation_is_an_error() {
 
 #[test]
 fn truncation_inside_a_valid_payload_names_the_section() {
-    // The payload ends with the layout's presence byte (since version 4), after the masks.
-    let mut bytes = sample().to_bytes();
+    // The payload ends with the players section (since version 6), after the layout's presence
+    // byte (since version 4), after the masks.
+    let t = sample();
+    let players = players_len(&t);
+    let mut bytes = t.to_bytes();
     bytes.pop();
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
+    assert!(matches!(err, FormatError::Truncated { section: "players", .. }), "{err:?}");
+    let mut bytes = t.to_bytes();
+    bytes.truncate(bytes.len() - players - 1);
+    reseal(&mut bytes);
+    let err = Tables::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { section: "layout", .. }), "{err:?}");
-    let mut bytes = sample().to_bytes();
-    bytes.truncate(bytes.len() - 2);
+    let mut bytes = t.to_bytes();
+    bytes.truncate(bytes.len() - players - 2);
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { section: "masks", .. }), "{err:?}");
@@ -341,10 +358,11 @@ fn bad_enum_bytes_are_content_errors() {
 
 #[test]
 fn out_of_range_index_with_valid_checksum() {
-    let mut bytes = sample().to_bytes();
-    // The masks end just before the layout's presence byte; make the last one name colored
-    // kinds that do not exist.
-    let n = bytes.len();
+    let t = sample();
+    let mut bytes = t.to_bytes();
+    // The masks end just before the layout's presence byte and the players section; make the
+    // last one name colored kinds that do not exist.
+    let n = bytes.len() - players_len(&t);
     bytes[n - 9..n - 1].copy_from_slice(&u64::MAX.to_le_bytes());
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
@@ -574,6 +592,53 @@ fn layout_round_trips_and_is_validated() {
     assert!(broken(&|l| l.views[0].labels[0].at[0] = f32::INFINITY).1.contains("finite"));
 }
 
+/// The bytes of the players section (version 6, the last of the payload): each side's team, the
+/// `game-end` and `eliminated` bytes.
+fn players_len(t: &Tables) -> usize {
+    t.sides.iter().map(|s| 4 + s.team.len()).sum::<usize>() + 2
+}
+
+/// `t` as a file of a version before 6 reads it: each side its own team, the rules of games of
+/// three or more teams at their defaults.
+fn without_players(t: &Tables) -> Tables {
+    let mut t = t.clone();
+    for s in &mut t.sides {
+        s.team = s.name.clone();
+    }
+    t.rules.game_end = GameEnd::LastStanding;
+    t.rules.eliminated = Eliminated::Remove;
+    t
+}
+
+#[test]
+fn version_5_files_are_still_read() {
+    // Version 5 is version 6 without the players section.
+    let t = with_layout();
+    let mut bytes = t.to_bytes();
+    bytes.truncate(bytes.len() - players_len(&t));
+    bytes[4..6].copy_from_slice(&5u16.to_le_bytes());
+    reseal(&mut bytes);
+    assert_eq!(Tables::from_bytes(&bytes).expect("version 5 loads"), without_players(&t));
+}
+
+#[test]
+fn players_section_is_validated() {
+    let t = sample();
+    let bytes = t.to_bytes();
+    let end = bytes.len();
+    for (at, field) in [(end - 2, "rules game_end"), (end - 1, "rules eliminated")] {
+        let mut b = bytes.clone();
+        b[at] = 9;
+        reseal(&mut b);
+        assert_eq!(invalid_field(Tables::from_bytes(&b)).0, field);
+    }
+    let mut one_team = t.clone();
+    one_team.sides[1].team = "light".into();
+    let (field, problem) = invalid_field(Tables::from_bytes(&one_team.to_bytes()));
+    assert_eq!(field, "sides");
+    assert!(problem.contains("at least two teams"), "{problem}");
+}
+
 #[test]
 fn version_4_files_are_still_read() {
     // Version 4 is version 5 without the views' labels: the list (here the last 4 + 8 + 4 + 5
@@ -581,10 +646,10 @@ fn version_4_files_are_still_read() {
     // none.
     let t = with_layout();
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - 21);
+    bytes.truncate(bytes.len() - players_len(&t) - 21);
     bytes[4..6].copy_from_slice(&4u16.to_le_bytes());
     reseal(&mut bytes);
-    let mut expected = t.clone();
+    let mut expected = without_players(&t);
     expected.layout.as_mut().expect("layout").views[0].labels.clear();
     assert_eq!(Tables::from_bytes(&bytes).expect("version 4 loads"), expected);
 }
@@ -594,10 +659,10 @@ fn version_3_files_are_still_read() {
     // Version 3 is version 4 (and 5) without the layout section.
     let t = sample();
     let mut bytes = t.to_bytes();
-    bytes.pop();
+    bytes.truncate(bytes.len() - players_len(&t) - 1);
     bytes[4..6].copy_from_slice(&3u16.to_le_bytes());
     reseal(&mut bytes);
-    assert_eq!(Tables::from_bytes(&bytes).expect("version 3 loads"), t);
+    assert_eq!(Tables::from_bytes(&bytes).expect("version 3 loads"), without_players(&t));
     let mut bytes = t.to_bytes();
     bytes[4..6].copy_from_slice(&2u16.to_le_bytes());
     assert_eq!(Tables::from_bytes(&bytes).unwrap_err(), FormatError::UnsupportedVersion { found: 2 });

@@ -5,6 +5,12 @@
 //! It shares only the path expansion (`lower::rule_rays`) with the compiler; attack tables, pins,
 //! bit sets, incremental make/unmake and the binary format are all bypassed. Legality is decided
 //! the naive way: play the move on a copy, then ask whether any enemy move could capture a royal.
+//!
+//! Games of more than two sides follow docs/language.md: an opponent is a side of another team
+//! still in the game; royal pieces are never captured; pieces of sides that are out are inert
+//! and anyone may capture them; under `game-end last-standing`, while three or more teams are in
+//! the game, a side to move without a legal move goes out (its pieces leave the board under
+//! `eliminated remove`) and the turn passes on in declared order, skipping sides that are out.
 
 use orbis_compiler::lower::rule_rays;
 use orbis_compiler::model::Variant;
@@ -18,6 +24,8 @@ pub struct RefPos {
     pub virgin: Vec<bool>,
     pub ep: Option<(Vec<usize>, usize)>,
     pub to_move: usize,
+    /// Per side: out of the game.
+    pub out: Vec<bool>,
 }
 
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -30,12 +38,74 @@ pub enum RefMove {
 }
 
 pub fn start(v: &Variant) -> RefPos {
-    let mut p = RefPos { board: vec![None; v.board.cells.len()], virgin: vec![false; v.board.cells.len()], ep: None, to_move: 0 };
+    let mut p = RefPos {
+        board: vec![None; v.board.cells.len()],
+        virgin: vec![false; v.board.cells.len()],
+        ep: None,
+        to_move: 0,
+        out: vec![false; v.sides.len()],
+    };
     for (s, side) in v.sides.iter().enumerate() {
         for &(c, k) in &side.setup {
             p.board[c] = Some((s, k));
             p.virgin[c] = true;
         }
+    }
+    settle(v, p)
+}
+
+/// The sides that can attack `side`: of another team, still in the game.
+pub fn opponents(v: &Variant, p: &RefPos, side: usize) -> Vec<usize> {
+    (0..v.sides.len()).filter(|&e| v.sides[e].team != v.sides[side].team && !p.out[e]).collect()
+}
+
+/// Whether the side to move may capture the piece on `cell`.
+fn capturable(v: &Variant, p: &RefPos, cell: usize) -> bool {
+    match p.board[cell] {
+        None => false,
+        Some((s, _)) if p.out[s] => true,
+        Some((s, k)) => v.sides[s].team != v.sides[p.to_move].team && !v.pieces[k].royal,
+    }
+}
+
+/// The teams with a side still in the game.
+fn live_teams(v: &Variant, p: &RefPos) -> usize {
+    let mut teams: Vec<&str> = (0..v.sides.len()).filter(|&s| !p.out[s]).map(|s| v.sides[s].team.as_str()).collect();
+    teams.sort_unstable();
+    teams.dedup();
+    teams.len()
+}
+
+/// The side after `side` in declared order that is still in the game.
+fn next_side(v: &Variant, p: &RefPos, side: usize) -> usize {
+    let n = v.sides.len();
+    (1..=n).map(|i| (side + i) % n).find(|&s| !p.out[s]).unwrap_or(side)
+}
+
+/// Eliminations: while three or more teams are in the game under `game-end last-standing` and
+/// the side to move has no legal move, it goes out.
+pub fn settle(v: &Variant, mut p: RefPos) -> RefPos {
+    let teams = {
+        let mut t: Vec<&str> = v.sides.iter().map(|s| s.team.as_str()).collect();
+        t.sort_unstable();
+        t.dedup();
+        t.len()
+    };
+    if teams < 3 || !v.rules.last_standing {
+        return p;
+    }
+    while live_teams(v, &p) >= 3 && unsettled_legal(v, &p).is_empty() {
+        let side = p.to_move;
+        p.out[side] = true;
+        if v.rules.remove_eliminated {
+            for c in 0..p.board.len() {
+                if p.board[c].is_some_and(|(s, _)| s == side) {
+                    p.board[c] = None;
+                    p.virgin[c] = false;
+                }
+            }
+        }
+        p.to_move = next_side(v, &p, side);
     }
     p
 }
@@ -94,8 +164,8 @@ pub fn pseudo(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
                 if r.must_empty.iter().any(|&c| p.board[c].is_some()) {
                     continue;
                 }
-                let enemies = (0..v.sides.len()).filter(|&e| e != us);
-                if r.flags & ray::PASS_UNATTACKED != 0 && r.must_empty.iter().any(|&c| enemies.clone().any(|e| attacks(v, p, c, e))) {
+                let enemies = opponents(v, p, us);
+                if r.flags & ray::PASS_UNATTACKED != 0 && r.must_empty.iter().any(|&c| enemies.iter().any(|&e| attacks(v, p, c, e))) {
                     continue;
                 }
                 let around = r.flags & ray::RETURNS != 0 && r.flags & ray::QUIET != 0;
@@ -111,14 +181,14 @@ pub fn pseudo(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
                             }
                             if r.flags & ray::EP_CAPTURE != 0 {
                                 if let Some((cells, victim)) = &p.ep {
-                                    if cells.contains(&c) && p.board[*victim].is_some_and(|(vs, _)| vs != us) {
+                                    if cells.contains(&c) && capturable(v, p, *victim) {
                                         add(c, Vec::new(), Some(*victim));
                                     }
                                 }
                             }
                         }
-                        Some((os, _)) => {
-                            if os != us && r.flags & ray::CAPTURE != 0 {
+                        Some(_) => {
+                            if capturable(v, p, c) && r.flags & ray::CAPTURE != 0 {
                                 add(c, Vec::new(), None);
                             }
                             break;
@@ -140,8 +210,8 @@ pub fn pseudo(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
         if c.empty.iter().any(|&e| e != c.king_from && e != c.rook_from && p.board[e].is_some()) {
             continue;
         }
-        let enemies = (0..v.sides.len()).filter(|&s| s != us);
-        if c.safe.iter().any(|&s| enemies.clone().any(|e| attacks(v, p, s, e))) {
+        let enemies = opponents(v, p, us);
+        if c.safe.iter().any(|&s| enemies.iter().any(|&e| attacks(v, p, s, e))) {
             continue;
         }
         out.insert(RefMove::Castle(i));
@@ -177,24 +247,30 @@ pub fn play(v: &Variant, p: &RefPos, m: &RefMove) -> RefPos {
             }
         }
     }
-    q.to_move = (p.to_move + 1) % v.sides.len();
+    q.to_move = next_side(v, p, p.to_move);
     q
 }
 
-pub fn legal(v: &Variant, p: &RefPos) -> Vec<RefPos> {
+/// The positions after each legal move, before eliminations: a move is legal when it leaves no
+/// royal piece of the mover attacked by an opponent.
+fn unsettled_legal(v: &Variant, p: &RefPos) -> Vec<RefPos> {
     let us = p.to_move;
     pseudo(v, p)
         .iter()
         .map(|m| play(v, p, m))
         .filter(|q| {
+            let enemies = opponents(v, q, us);
             (0..q.board.len()).all(|c| match q.board[c] {
-                Some((s, k)) if s == us && v.pieces[k].royal => {
-                    (0..v.sides.len()).filter(|&e| e != us).all(|e| !attacks(v, q, c, e))
-                }
+                Some((s, k)) if s == us && v.pieces[k].royal => enemies.iter().all(|&e| !attacks(v, q, c, e)),
                 _ => true,
             })
         })
         .collect()
+}
+
+/// The positions after each legal move, eliminations made.
+pub fn legal(v: &Variant, p: &RefPos) -> Vec<RefPos> {
+    unsettled_legal(v, p).into_iter().map(|q| settle(v, q)).collect()
 }
 
 pub fn perft(v: &Variant, p: &RefPos, depth: usize) -> u64 {
@@ -224,5 +300,41 @@ pub fn general(v: &Variant, p: &RefPos) -> String {
             .collect();
         parts.push(format!("{}={}", side.name, pieces.join(",")));
     }
+    if p.out.iter().any(|&o| o) {
+        let out: Vec<&str> = (0..v.sides.len()).filter(|&s| p.out[s]).map(|s| v.sides[s].name.as_str()).collect();
+        parts.push(format!("out={}", out.join(",")));
+    }
     parts.join(" ")
+}
+
+/// A position from the general notation's `turn=`, side and `out=` fields (no en passant, no
+/// unmoved pieces): for cross-checks from given positions.
+#[allow(dead_code)]
+pub fn from_general(v: &Variant, text: &str) -> RefPos {
+    let mut p = RefPos {
+        board: vec![None; v.board.cells.len()],
+        virgin: vec![false; v.board.cells.len()],
+        ep: None,
+        to_move: 0,
+        out: vec![false; v.sides.len()],
+    };
+    let side = |name: &str| v.sides.iter().position(|s| s.name == name).unwrap_or_else(|| panic!("no side {name}"));
+    for token in text.split_whitespace() {
+        let (key, value) = token.split_once('=').expect("KEY=VALUE");
+        match key {
+            "turn" => p.to_move = side(value),
+            "out" => value.split(',').for_each(|s| p.out[side(s)] = true),
+            "clock" | "move" => {}
+            _ => {
+                let s = side(key);
+                for item in value.split(',').filter(|i| !i.is_empty()) {
+                    let symbol = item.chars().next().expect("symbol");
+                    let k = v.pieces.iter().position(|pc| pc.symbol == symbol).expect("piece");
+                    let c = v.board.cells.iter().position(|cell| cell.name == item[symbol.len_utf8()..]).expect("cell");
+                    p.board[c] = Some((s, k));
+                }
+            }
+        }
+    }
+    settle(v, p)
 }

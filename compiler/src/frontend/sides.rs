@@ -41,6 +41,7 @@ impl Frontend {
             out.push(side);
             zones.push(side_zones);
         }
+        self.teams(sides, &out);
         (out, zones)
     }
 
@@ -219,6 +220,43 @@ impl Frontend {
         }
     }
 
+    /// Teams: a side without `team` is a team of its own, named after it, so no other side may
+    /// name that team; and at least two teams play.
+    fn teams(&mut self, sides: &[&ast::Side], model: &[model::Side]) {
+        for s in sides {
+            for stmt in &s.statements {
+                let ast::SideStmt::Team { name, .. } = stmt else { continue };
+                let Some(other) = sides.iter().find(|o| o.name.text == name.text && o.name.text != s.name.text) else {
+                    continue;
+                };
+                let joined = other.statements.iter().any(|st| matches!(st, ast::SideStmt::Team { name: t, .. } if t.text == name.text));
+                if !joined {
+                    let labels = vec![self.primary(name.span, "the team of another side"), self.secondary(other.name.span, "a team of its own")];
+                    self.error(format!("side `{}` joins team `{}`, the team of side `{}` alone", s.name.text, name.text, other.name.text), labels, vec![
+                        format!("help: a side without `team` is a team of its own, named after it; give the team another name, or put `team {}` in side `{}` too", name.text, other.name.text),
+                    ]);
+                }
+            }
+        }
+        // (Without any `team`, sides with one name are a duplicate, reported already.)
+        if sides.len() >= 2 && model.len() == sides.len() && model.iter().all(|m| m.team == model[0].team) {
+            let labels: Vec<_> = sides
+                .iter()
+                .filter_map(|s| s.statements.iter().find_map(|st| match st {
+                    ast::SideStmt::Team { name, .. } => Some(name.span),
+                    _ => None,
+                }))
+                .map(|span| self.primary(span, "the same team"))
+                .collect();
+            if labels.is_empty() {
+                return;
+            }
+            self.error(format!("every side is in team `{}`: a game needs at least two teams", model[0].team), labels, vec![
+                "help: a side without `team` is a team of its own".into(),
+            ]);
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub(super) fn side(
         &mut self,
@@ -256,10 +294,20 @@ impl Frontend {
         let mut castle_names: HashMap<&str, Span> = HashMap::new();
         let mut setup_seen = false;
         let mut setup_complete = true;
+        let mut team: Option<&ast::Name> = None;
 
         for stmt in &s.statements {
             match stmt {
                 ast::SideStmt::Zone { .. } => {}
+                ast::SideStmt::Team { span, name } => match team {
+                    Some(first) => {
+                        let labels = vec![self.primary(*span, "a second `team`"), self.secondary(first.span, "first here")];
+                        self.error(format!("side `{}` names its team twice", s.name.text), labels, vec![
+                            "note: a side belongs to one team".into(),
+                        ]);
+                    }
+                    None => team = Some(name),
+                },
                 ast::SideStmt::Forward { span, spec } | ast::SideStmt::Direction { span, spec, .. } => {
                     let (d, word) = match stmt {
                         ast::SideStmt::Direction { name, .. } => match directions.iter().position(|x| *x == name.text) {
@@ -447,7 +495,8 @@ impl Frontend {
             model_castles.push(castle);
         }
 
-        let side = model::Side { name: s.name.text.clone(), directions: side_directions, setup, promotions, castles: model_castles };
+        let team = team.map_or_else(|| s.name.text.clone(), |t| t.text.clone());
+        let side = model::Side { name: s.name.text.clone(), team, directions: side_directions, setup, promotions, castles: model_castles };
         (side, zones)
     }
 
@@ -716,6 +765,8 @@ impl Frontend {
                     }
                 }
                 ast::SettingKind::StationaryMoves { allowed } => rules.stationary_moves = allowed,
+                ast::SettingKind::GameEnd(g) => rules.last_standing = g == ast::GameEnd::LastStanding,
+                ast::SettingKind::Eliminated(e) => rules.remove_eliminated = e == ast::Eliminated::Remove,
                 ast::SettingKind::FiftyMove(n) => match u16::try_from(n.value) {
                     Ok(v) => rules.fifty_move = u32::from(v),
                     Err(_) => {

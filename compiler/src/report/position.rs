@@ -1,6 +1,6 @@
 //! The initial position: attacks, captures at once, symmetry of the setups.
 //!
-//! - Attacks: every piece standing where an enemy piece could capture it at once (its capturing
+//! - Attacks: every piece standing where an enemy piece (of another team) could capture it at once (its capturing
 //!   rays, initial ones included since nothing has moved, the cells passed empty), with the path.
 //! - Captures at once: the legal moves of the side to move (the runtime's move generator on the
 //!   compiled tables) that land on an enemy piece.
@@ -67,7 +67,7 @@ pub fn analyze(ctx: &Ctx) -> PositionFacts {
                 }
                 for (i, &c) in r.cells.iter().enumerate() {
                     let Some((ts, tp)) = at[c] else { continue };
-                    if ts != s {
+                    if v.sides[ts].team != v.sides[s].team {
                         let mut path = r.must_empty.clone();
                         path.extend(&r.cells[..i]);
                         // Every distinct path: on a closed board a piece may see another two ways.
@@ -89,7 +89,7 @@ pub fn analyze(ctx: &Ctx) -> PositionFacts {
             moves
                 .into_iter()
                 .filter(|m| {
-                    v.board.cells.iter().position(|c| c.name == m.to).and_then(|c| at[c]).is_some_and(|(s, _)| s != 0)
+                    v.board.cells.iter().position(|c| c.name == m.to).and_then(|c| at[c]).is_some_and(|(s, _)| v.sides[s].team != v.sides[0].team)
                 })
                 .map(|m| (m.from, m.to))
                 .collect(),

@@ -6,7 +6,7 @@
 //!   pieces with no move from any cell.
 //! - Castling: whether the king's and the rook's moves are lines (repeated steps of one heading),
 //!   and whether the `empty` and `safe` lists cover the cells those lines pass.
-//! - Royal pieces: whether any enemy piece (present or promotable) can ever attack a cell the royal
+//! - Royal pieces: whether any enemy piece (of another team; present or promotable) can ever attack a cell the royal
 //!   piece can stand on; one that can never be checked makes check and checkmate impossible.
 //! - Transit cells: cells pieces pass but never stop on; each should be crossed by some move (a
 //!   cell a ray must pass, or a slide passes before its last cell).
@@ -193,7 +193,8 @@ pub fn analyze(ctx: &Ctx) -> Sanity {
                 continue;
             }
             let mut checked_by = Vec::new();
-            for e in (0..v.sides.len()).filter(|&e| e != s) {
+            // Opponents only: sides of one team never give each other check.
+            for e in (0..v.sides.len()).filter(|&e| v.sides[e].team != v.sides[s].team) {
                 for q in 0..v.pieces.len() {
                     let hits = (0..ncells)
                         .filter(|&o| ctx.reach[e][q][o])
