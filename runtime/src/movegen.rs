@@ -3,9 +3,11 @@
 //! For each piece the rays of its colored kind and cell are walked; destinations are collected per
 //! piece in two bit sets (quiet, capture), so a cell reached by several paths is one move. Legality:
 //! pins are found along the attack lines of each royal piece; a pinned piece may move only along
-//! its pin lines, a lone royal piece only to unattacked cells; en-passant captures, castling, the
-//! remaining royal and pinned moves and every move while in check are played and tested; all
-//! others are legal by construction.
+//! its pin lines, a lone royal piece only to unattacked cells; in check, a piece other than a lone
+//! royal one only to a cell that stops every check (captures the checker or stands on its line);
+//! en-passant captures, castling, the remaining royal and pinned moves (and every move in check
+//! when a side has several royal pieces) are played and tested; all others are legal by
+//! construction.
 
 use crate::bits::CellSet;
 use crate::game::Game;
@@ -83,6 +85,39 @@ impl<B: CellSet> Position<B> {
             }
         }
         pins
+    }
+
+    /// With the side to move in check on `royal`: the cells a piece other than the royal one must
+    /// land on to stop every check (each checking piece's cell and the cells its line passes, met
+    /// over all checks; empty when no one cell stops them all).
+    fn check_stops(&self, game: &Game<B>, royal: usize, us: usize) -> B {
+        let mut stops: Option<B> = None;
+        let mut meet = |cells: B| stops = Some(stops.map_or(cells, |s| s.and(cells)));
+        for &side in &game.opponents[us] {
+            if self.is_out(side) {
+                continue;
+            }
+            let di = royal * game.sides + side;
+            for &(ck, set) in &game.direct[game.direct_index[di] as usize..game.direct_index[di + 1] as usize] {
+                for c in self.by_ck[ck as usize].and(set).iter() {
+                    meet(B::single(c));
+                }
+            }
+            let ours = game.side_cks[side];
+            for line in &game.lines[game.line_index[royal] as usize..game.line_index[royal + 1] as usize] {
+                let cells = game.cells_of(line.cells);
+                for (i, &c) in cells.iter().enumerate() {
+                    let code = self.board[c as usize];
+                    if code != 0 {
+                        if (game.masks[line.masks as usize + i] & ours) >> (code - 1) & 1 != 0 {
+                            meet(B::from_cells(cells[..=i].iter().map(|&x| x as usize)));
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        stops.unwrap_or_default()
     }
 
     /// Appends every pseudo-legal move of the side to move to `out`. Returns nothing; legality is
@@ -225,11 +260,14 @@ impl<B: CellSet> Position<B> {
             return;
         }
         let in_check = royals.iter().any(|r| self.attacked_by_enemy(game, r, us));
-        let pins = if in_check { None } else { Some(self.pins(game, royals)) };
-        let suspect = pins.as_ref().map(|p| p.pinned.or(royals));
         // With one royal piece, a plain move of it is legal iff its destination is not attacked
         // once it has left its cell: no need to play it.
         let lone_royal = if royals.count() == 1 { royals.iter().next() } else { None };
+        // In check with one royal piece, a plain move of an unpinned piece is legal iff it stops
+        // every check; with several royal pieces every move is played.
+        let stops = lone_royal.filter(|_| in_check).map(|r| self.check_stops(game, r, us));
+        let pins = if in_check && stops.is_none() { None } else { Some(self.pins(game, royals)) };
+        let suspect = pins.as_ref().map(|p| p.pinned.or(royals));
         let mut i = start;
         while i < out.len() {
             let mv = out[i];
@@ -237,25 +275,26 @@ impl<B: CellSet> Position<B> {
                 None => true,
                 Some(s) => s.has(mv.from as usize) || !matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget),
             };
-            let legal = !test || {
-                if mv.kind == MoveKind::Stationary {
-                    !in_check
-                } else if lone_royal == Some(mv.from as usize) && mv.kind == MoveKind::Normal && mv.promotion == NO_PROMOTION {
-                    self.safe_destination(game, mv.from as usize, mv.to as usize, us)
-                } else if let Some(allowed) = pins
-                    .as_ref()
-                    .filter(|_| matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget) && !royals.has(mv.from as usize))
-                    .and_then(|p| p.allowed(mv.from as usize))
-                {
-                    // A pinned piece (not in check) stays legal exactly on its pin lines.
-                    allowed.has(mv.to as usize)
-                } else {
-                    // Judged on the move alone, before any side goes out.
-                    let undo = self.make_move(game, mv);
-                    let ok = !self.in_check(game, us);
-                    self.unmake(game, &undo);
-                    ok
-                }
+            let legal = if !test {
+                stops.is_none_or(|s| s.has(mv.to as usize))
+            } else if mv.kind == MoveKind::Stationary {
+                !in_check
+            } else if lone_royal == Some(mv.from as usize) && mv.kind == MoveKind::Normal && mv.promotion == NO_PROMOTION {
+                self.safe_destination(game, mv.from as usize, mv.to as usize, us)
+            } else if let Some(allowed) = pins
+                .as_ref()
+                .filter(|_| matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget) && !royals.has(mv.from as usize))
+                .and_then(|p| p.allowed(mv.from as usize))
+            {
+                // A pinned piece stays legal exactly on its pin lines (and, in check, where it
+                // stops the check).
+                allowed.has(mv.to as usize) && stops.is_none_or(|s| s.has(mv.to as usize))
+            } else {
+                // Judged on the move alone, before any side goes out.
+                let undo = self.make_move(game, mv);
+                let ok = !self.in_check(game, us);
+                self.unmake(game, &undo);
+                ok
             };
             if legal {
                 i += 1;
