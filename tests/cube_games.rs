@@ -2,11 +2,12 @@
 //! (tests/common/cube_reference.rs) that walks the cube's lattice directly, with its own start
 //! positions built from the page's setup (not read from the files): the lattice facts of
 //! ../shared/seed-facts.md 3.B, the three knight definitions, perft and legal moves in
-//! positions reached by fixed pseudo-random playouts.
+//! positions reached by fixed pseudo-random playouts; and the four-player game (its pawn
+//! directions, perft, playouts, eliminations and en passant among four).
 
 mod common;
 
-use common::cube_reference::{Cube, Game, Kind, KnightDef, Pos, P};
+use common::cube_reference::{Cube, FourGame, Game, Kind, KnightDef, Pos, Pos4, P, SIDES4};
 use common::cube_reference::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, SIDES, SYMBOLS};
 use orbis_runtime::tables::ray;
 use orbis_runtime::{Engine, MoveInfo, Tables};
@@ -703,4 +704,319 @@ fn special_positions_5x5() {
         (with_virgin(&g, p(0, "Kx2y2z4,Px0y0z4,Px2y0z4", "Kx2y2z0"), "x0y0z4 x2y0z4"), &["x0y0z4-x0y0z2", "x2y0z4-x2y0z2"]),
     ];
     special_test(FIVE, &g, &positions);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The four-player game (examples/cube/cube-8x8-four-player.orbis) against the reference's
+// `FourGame`: every player for themselves round the x axis, eliminations under `last-standing`.
+
+const FOUR: &str = "examples/cube/cube-8x8-four-player.orbis";
+
+/// The pieces of a four-player position in the general notation, per side.
+fn pieces_of4(general: &str) -> [BTreeSet<String>; 4] {
+    let field = |name: &str| -> BTreeSet<String> {
+        general
+            .split_whitespace()
+            .find_map(|t| t.strip_prefix(&format!("{name}=")))
+            .map(|v| v.split(',').filter(|s| !s.is_empty()).map(String::from).collect())
+            .unwrap_or_default()
+    };
+    [field("white"), field("red"), field("black"), field("blue")]
+}
+
+fn reference_moves4(g: &FourGame, pos: &Pos4) -> BTreeSet<String> {
+    g.legal_moves(pos).into_iter().map(|mv| g.key(mv)).collect()
+}
+
+/// Follows a perft mismatch down to a position whose legal moves differ, and panics describing it.
+fn locate4(engine: &Engine, g: &FourGame, pos: &Pos4, depth: usize, line: Vec<String>) -> ! {
+    let text = g.general(pos);
+    if depth == 1 {
+        let (e, r) = (engine_moves(engine, &text), reference_moves4(g, pos));
+        panic!("{FOUR}: after {line:?}\nposition {text}\n{}", set_diff(&e, &r));
+    }
+    let e: BTreeMap<String, u64> = engine.divide(Some(&text), depth).unwrap().into_iter().map(|(m, n)| (key(&m), n)).collect();
+    let r = g.divide(pos, depth);
+    let mut report = String::new();
+    for k in e.keys().chain(r.keys()).collect::<BTreeSet<_>>() {
+        if e.get(k) != r.get(k) {
+            report += &format!("  {k}: engine {:?}, reference {:?}\n", e.get(k), r.get(k));
+        }
+    }
+    eprintln!("{FOUR}: divide({depth}) after {line:?} differs:\n{report}");
+    let ek: BTreeSet<String> = e.keys().cloned().collect();
+    let rk: BTreeSet<String> = r.keys().cloned().collect();
+    if ek != rk {
+        panic!("{FOUR}: after {line:?}\nposition {text}\n{}", set_diff(&ek, &rk));
+    }
+    let k = e.keys().find(|k| e[*k] != r[*k]).expect("a differing move").clone();
+    let mv = g.legal_moves(pos).into_iter().find(|&mv| g.key(mv) == k).expect("the move");
+    let next = g.make(pos, mv);
+    let mut line = line;
+    line.push(k);
+    locate4(engine, g, &next, depth - 1, line)
+}
+
+fn check_perft4(engine: &Engine, g: &FourGame, pos: &Pos4, depth: usize) -> u64 {
+    let text = g.general(pos);
+    let r = g.perft(pos, depth);
+    let e = engine.perft(Some(&text), depth).unwrap_or_else(|e| panic!("{FOUR}: {text}: {e}"));
+    if e != r {
+        eprintln!("{FOUR}: perft({depth}) engine {e}, reference {r}\nposition {text}");
+        locate4(engine, g, pos, depth, vec![]);
+    }
+    r
+}
+
+/// The reference's pawn steps against the engine's rays, every side, every cell a pawn of the
+/// side can stand on (short of its promotion zone).
+#[test]
+fn four_player_pawn_directions() {
+    require(FOUR);
+    let g = FourGame::new();
+    let t = common::tables(FOUR);
+    let cube = g.cube();
+    let pawn = t.kinds.iter().position(|i| i.symbol == 'P').expect("a pawn");
+    let start = g.start();
+    for side in 0..4 {
+        for c in 0..cube.cells.len() {
+            let rays = engine_rays(&t, side, pawn, common::cell(&t, &cube.name(c)));
+            let pick = |f: &dyn Fn(u8) -> bool, last: bool| -> BTreeSet<String> {
+                rays.iter().filter(|(_, fl)| f(*fl)).flat_map(|(l, _)| if last { l[l.len() - 1..].to_vec() } else { l.clone() }).collect()
+            };
+            let mut theirs = [
+                pick(&|f| f & ray::QUIET != 0 && f & ray::INITIAL == 0, false),
+                pick(&|f| f & ray::INITIAL != 0, true),
+                pick(&|f| f & ray::CAPTURE != 0 && f & ray::QUIET == 0, false),
+            ];
+            let mut ours = g.pawn_targets(side, c).map(|s| s.into_iter().map(|x| cube.name(x)).collect::<BTreeSet<_>>());
+            // Only an unmoved pawn steps twice: on its setup cell.
+            if start.board[c] != Some((side as u8, PAWN)) {
+                ours[1].clear();
+                theirs[1].clear();
+            }
+            assert_eq!(theirs, ours, "{FOUR}: {} pawn on {} (moves, double steps, captures)", SIDES4[side], cube.name(c));
+        }
+    }
+    // Red's pawn on its board-5 setup cell x0y1z6 steps both ways and captures between them.
+    let [push, double, capture] = g.pawn_targets(1, cube.parse("x0y1z6")).map(|s| s.into_iter().map(|x| cube.name(x)).collect::<Vec<_>>());
+    assert_eq!((push, double, capture), (vec!["x0y1z5".to_string(), "x0y2z6".to_string()], vec!["x0y1z4".to_string(), "x0y3z6".to_string()], vec!["x0y2z5".to_string()]));
+}
+
+/// The start position is the reference's (pieces and unmoved pieces), and perft 1..=4 agree.
+#[test]
+fn perft_four_player() {
+    require(FOUR);
+    let g = FourGame::new();
+    let engine = common::engine(FOUR);
+    let start = g.start();
+    let theirs = engine.general_text(None).unwrap();
+    assert_eq!(pieces_of4(&theirs), g.pieces(&start), "{FOUR}: the start position\n{theirs}\n{}", g.general(&start));
+    let mut got = Vec::new();
+    for depth in 1..=4 {
+        let t = std::time::Instant::now();
+        let n = check_perft4(&engine, &g, &start, depth);
+        eprintln!("{FOUR}: reference perft({depth}) = {n} in {:.2?}", t.elapsed());
+        assert_eq!(engine.perft(None, depth).unwrap(), n, "{FOUR}: perft({depth}) from the file's own start position");
+        got.push(n);
+    }
+    assert_eq!(got, [48, 2304, 110592, 5308416]);
+}
+
+/// The engine's position (general notation) is the reference's: pieces, side to move, sides out,
+/// en passant (where the engine writes it: it may leave out an en-passant cell nobody can use).
+fn assert_same_position(g: &FourGame, theirs: &str, pos: &Pos4, context: &str) {
+    let ours = g.general(pos);
+    let p = g.parse_general(theirs);
+    assert_eq!((g.pieces(&p), p.turn, p.out), (g.pieces(pos), pos.turn, pos.out), "{FOUR}: {context}
+engine    {theirs}
+reference {ours}");
+    if p.ep.is_some() {
+        assert_eq!(p.ep, pos.ep, "{FOUR}: {context}
+engine    {theirs}
+reference {ours}");
+    }
+    let virgin = |q: &Pos4| -> Vec<usize> { (0..q.board.len()).filter(|&c| q.virgin[c] && q.board[c].is_some()).collect() };
+    assert_eq!(virgin(&p), virgin(pos), "{FOUR}: {context}
+engine    {theirs}
+reference {ours}");
+}
+
+/// Fixed pseudo-random playouts of the reference (captures preferred, so that the players meet);
+/// at every ply the legal moves and the position after the move agree, perft 3 after the first two
+/// captures of each playout and perft 2 at its end.
+#[test]
+fn playouts_four_player() {
+    require(FOUR);
+    let g = FourGame::new();
+    let engine = common::engine(FOUR);
+    let t0 = std::time::Instant::now();
+    // captures between sides, en passant, promotions, castles, eliminations, perft-2 checks
+    let mut stats = [0usize; 6];
+    for seed in 1..=16u64 {
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut rand = move |n: usize| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) as usize % n
+        };
+        let mut pos = g.start();
+        let mut line: Vec<String> = Vec::new();
+        let mut checked = 0;
+        for _ in 0..200 {
+            let text = g.general(&pos);
+            let moves = g.legal_moves(&pos);
+            let (e, r) = (engine_moves(&engine, &text), moves.iter().map(|&mv| g.key(mv)).collect::<BTreeSet<_>>());
+            assert_eq!(e, r, "{FOUR} seed {seed} after {line:?}\nposition {text}\n{}", set_diff(&e, &r));
+            if moves.is_empty() {
+                break;
+            }
+            let preferred: Vec<_> = moves.iter().copied().filter(|mv| matches!(mv.kind, Kind::Castle(..) | Kind::EnPassant(_)) || mv.promotion.is_some()).collect();
+            let captures: Vec<_> = moves.iter().copied().filter(|mv| pos.board[mv.to].is_some()).collect();
+            let pawns: Vec<_> = moves.iter().copied().filter(|mv| matches!(pos.board[mv.from], Some((_, PAWN)))).collect();
+            let mv = if !preferred.is_empty() && rand(2) == 0 {
+                preferred[rand(preferred.len())]
+            } else if !captures.is_empty() && rand(2) == 0 {
+                captures[rand(captures.len())]
+            } else if !pawns.is_empty() && rand(2) == 0 {
+                pawns[rand(pawns.len())]
+            } else {
+                moves[rand(moves.len())]
+            };
+            let capture = pos.board[mv.to].is_some() || matches!(mv.kind, Kind::EnPassant(_));
+            stats[0] += capture as usize;
+            stats[1] += matches!(mv.kind, Kind::EnPassant(_)) as usize;
+            stats[2] += mv.promotion.is_some() as usize;
+            stats[3] += matches!(mv.kind, Kind::Castle(..)) as usize;
+            line.push(g.key(mv));
+            let before = g.eliminations.get();
+            pos = g.make(&pos, mv);
+            stats[4] += (g.eliminations.get() - before) as usize;
+            // The engine's position after the same move is the reference's.
+            let notation = engine.moves(Some(&text)).unwrap().into_iter().find(|m| key(m) == g.key(mv)).expect("the move").notation;
+            let theirs = engine.general_text(Some(&engine.play(Some(&text), &[&notation]).unwrap())).unwrap();
+            assert_same_position(&g, &theirs, &pos, &format!("seed {seed} after {line:?}"));
+            if capture && checked < 2 {
+                check_perft4(&engine, &g, &pos, 3);
+                checked += 1;
+                stats[5] += 1;
+            }
+        }
+        check_perft4(&engine, &g, &pos, 2);
+        stats[5] += 1;
+        eprintln!("{FOUR} seed {seed}: {} plies, out {:?}", line.len(), pos.out);
+    }
+    eprintln!("{FOUR}: captures, en passant, promotions, castles, eliminations, perft checks: {stats:?} in {:.2?}", t0.elapsed());
+    assert!(stats[0] > 20, "{stats:?}");
+}
+
+/// Hand-built positions (found by a search with the reference) where White's move leaves Red
+/// without a legal move: checkmated or stalemated on its home edge with four sides in the game
+/// (Red goes out, Black moves next), a move that leaves Red and then Black without a move (both
+/// go out, Blue moves), and with Black already out (Red goes out, leaving White against Blue, who
+/// may then be mated: the game ends). Legal moves, the position after each eliminating move and
+/// perft 3 (4 where small) agree; the reference counts eliminations within its perft.
+#[test]
+fn eliminations_four_player() {
+    require(FOUR);
+    let g = FourGame::new();
+    let engine = common::engine(FOUR);
+    let positions: [(&str, &str); 9] = [
+        ("mate", "turn=white white=Kx3y7z5,Nx0y6z1,Qx1y7z5 red=Kx0y0z7 black=Kx0y0z1 blue=Bx4y7z7,Kx7y7z4,Rx4y7z4"),
+        ("mate", "turn=white white=Kx7y4z2,Qx3y0z5,Qx7y5z5 red=Kx7y0z7,Px7y7z6 black=Kx2y1z7,Rx5y7z6 blue=Kx0y2z3"),
+        ("mate", "turn=white white=Bx6y7z5,Kx1y5z7,Qx0y3z5 red=Kx0y0z7,Px2y0z0,Rx7y0z6 black=Kx2y2z7 blue=Kx3y7z0"),
+        ("stalemate", "turn=white white=Kx4y7z7,Px3y0z4,Qx5y7z4 red=Kx7y0z7 black=Kx6y2z7 blue=Kx0y6z2,Nx7y1z3,Px2y0z5"),
+        ("stalemate", "turn=white white=Kx5y1z0,Qx7y4z1 red=Kx0y0z7 black=Kx2y0z4,Px7y3z1,Qx3y7z1 blue=Kx7y2z5,Nx7y0z5"),
+        ("two out", "turn=white white=Kx0y2z3,Nx3y7z4,Qx4y6z7 red=Bx7y5z2,Kx7y0z7 black=Kx0y7z1 blue=Kx0y0z1,Rx6y1z7"),
+        ("two out", "turn=white white=Bx6y7z5,Kx0y3z3,Nx7y7z4,Qx6y7z6 red=Kx0y0z7 black=Kx5y0z7 blue=Bx2y7z5,Kx0y7z5"),
+        ("three left", "turn=white white=Kx7y0z0,Qx6y3z0 red=Bx5y5z7,Kx0y0z7,Px4y0z2 black= blue=Bx0y5z1,Kx0y2z3 out=black"),
+        ("three left", "turn=white white=Kx6y6z0,Px7y5z4,Qx2y7z7,Rx0y4z1 red=Kx0y0z7 black= blue=Kx7y0z2,Px2y7z5 out=black"),
+    ];
+    for (what, text) in positions {
+        let pos = g.parse_general(text);
+        assert_eq!(g.general(&pos), text);
+        let r = reference_moves4(&g, &pos);
+        let e = engine_moves(&engine, text);
+        assert_eq!(e, r, "{FOUR}: position {text}\n{}", set_diff(&e, &r));
+        // The eliminating moves: the engine's position after each is the reference's.
+        let mut eliminating = 0;
+        let mut kinds = BTreeSet::new();
+        for mv in g.legal_moves(&pos) {
+            let before = g.eliminations.get();
+            let after = g.make(&pos, mv);
+            let k = g.eliminations.get() - before;
+            if k == 0 {
+                continue;
+            }
+            eliminating += 1;
+            let mated = g.in_check(&g.make_move_only(&pos, mv), 1);
+            let black_out = pos.out[2];
+            match (k, black_out) {
+                (1, false) => assert!(after.out == [false, true, false, false] && after.turn == 2),
+                (1, true) | (2, false) => assert!(after.out == [false, true, true, false] && after.turn == 3),
+                _ => panic!("{k} eliminations after {} in {text}", g.key(mv)),
+            }
+            kinds.insert(match (k, black_out, mated) {
+                (2, _, _) => "two out",
+                (_, true, _) => "three left",
+                (_, _, true) => "mate",
+                _ => "stalemate",
+            });
+            let notation = engine.moves(Some(text)).unwrap().into_iter().find(|m| key(m) == g.key(mv)).expect("the move").notation;
+            let theirs = engine.general_text(Some(&engine.play(Some(text), &[&notation]).unwrap())).unwrap();
+            assert_same_position(&g, &theirs, &after, &format!("{text} after {}", g.key(mv)));
+        }
+        assert!(kinds.contains(what), "{what}: {text}: {kinds:?}");
+        let depth = if g.perft(&pos, 3) < 10_000 { 4 } else { 3 };
+        let t = std::time::Instant::now();
+        let before = g.eliminations.get();
+        let n = check_perft4(&engine, &g, &pos, depth);
+        eprintln!("{FOUR}: {what}: {eliminating} eliminating moves; perft({depth}) = {n} ({} eliminations within it) in {:.2?}\n  {text}", g.eliminations.get() - before, t.elapsed());
+    }
+}
+
+/// En passant among four: after White's double step only the next side to move may take en
+/// passant (Red; Black's pawn beside it may not on its own turn); when the double step leaves Red
+/// without a move, Red goes out and the right passes to Black. The line is played in both, the
+/// positions and legal moves compared, and perft 4 from the start of each.
+#[test]
+fn en_passant_four_player() {
+    require(FOUR);
+    let g = FourGame::new();
+    let engine = common::engine(FOUR);
+    let lines: [(&str, &[&str], &str); 4] = [
+        // Red takes: the pawn on x3y4z7 leaves.
+        ("turn=white white=Kx6y7z3,Px3y6z7 red=Kx7y0z3,Px2y4z7 black=Kx4y0z0,Px4y4z7 blue=Kx4y7z0 virgin=x3y6z7", &["x3y6z7-x3y4z7", "x2y4z7-x3y5z7"], ""),
+        // Red does not: Black's pawn next to it may not take.
+        ("turn=white white=Kx6y7z3,Px3y6z7 red=Kx7y0z3,Px2y4z7 black=Kx4y0z0,Px4y4z7 blue=Kx4y7z0 virgin=x3y6z7", &["x3y6z7-x3y4z7", "x7y0z3-x7y0z4"], "x4y4z7-x3y5z7"),
+        // The double step stalemates Red (found by a search): Black moves next and may take.
+        ("turn=white white=Kx5y4z7,Px3y6z7,Qx3y0z1 red=Kx2y4z7 black=Kx2y0z5,Px4y4z7 blue=Bx6y7z4,Kx6y6z0,Rx1y7z1 virgin=x3y6z7", &["x3y6z7-x3y4z7", "x4y4z7-x3y5z7"], ""),
+        ("turn=white white=Kx7y6z4,Px3y6z7,Qx5y1z7 red=Kx3y2z7 black=Kx7y2z6,Px4y4z7 blue=Kx2y7z0,Nx5y0z3,Rx2y5z7 virgin=x3y6z7", &["x3y6z7-x3y4z7", "x4y4z7-x3y5z7"], ""),
+    ];
+    for (text, line, absent) in lines {
+        let mut pos = g.parse_general(text);
+        assert_eq!(g.general(&pos), text);
+        let n = check_perft4(&engine, &g, &pos, 4);
+        eprintln!("{FOUR}: perft(4) = {n}\n  {text}");
+        for (i, &k) in line.iter().enumerate() {
+            let here = g.general(&pos);
+            let r = reference_moves4(&g, &pos);
+            let e = engine_moves(&engine, &here);
+            assert_eq!(e, r, "{FOUR}: position {here}\n{}", set_diff(&e, &r));
+            let mv = g.legal_moves(&pos).into_iter().find(|&mv| g.key(mv) == k).unwrap_or_else(|| panic!("{k} is not legal in {here}"));
+            if i == 1 && absent.is_empty() {
+                assert!(matches!(mv.kind, Kind::EnPassant(_)), "{k} in {here}");
+            }
+            let notation = engine.moves(Some(&here)).unwrap().into_iter().find(|m| key(m) == k).expect("the move").notation;
+            let theirs = engine.general_text(Some(&engine.play(Some(&here), &[&notation]).unwrap())).unwrap();
+            pos = g.make(&pos, mv);
+            assert_same_position(&g, &theirs, &pos, &format!("{here} after {k}"));
+        }
+        let here = g.general(&pos);
+        let r = reference_moves4(&g, &pos);
+        assert_eq!(engine_moves(&engine, &here), r, "{FOUR}: position {here}");
+        if !absent.is_empty() {
+            assert_eq!(pos.turn, 2);
+            assert!(!r.contains(absent), "{absent} in {here}");
+        }
+    }
 }

@@ -5,12 +5,21 @@ mod common;
 
 use common::reference::{board_part, general, legal, perft, start};
 
+/// Depths whose count is above this are left to the games' own references (the cube games:
+/// tests/cube_games.rs): the slow reference needs minutes for the 100,000 leaves of perft 3 on
+/// the 296-cell cube with four players.
+const REFERENCE_BUDGET: u64 = 60_000;
+
 fn cross_check(path: &str, depth: usize) {
     let v = common::variant(path);
     let engine = common::engine(path);
     let p = start(&v);
     for d in 1..=depth {
-        assert_eq!(engine.perft(None, d).unwrap(), perft(&v, &p, d), "{path} perft({d}) differs from the reference");
+        let count = engine.perft(None, d).unwrap();
+        if d > 1 && count > REFERENCE_BUDGET {
+            break;
+        }
+        assert_eq!(count, perft(&v, &p, d), "{path} perft({d}) differs from the reference");
     }
 }
 
@@ -63,7 +72,10 @@ fn runtime_agrees_with_reference_in_random_middlegames() {
                     .unwrap_or_else(|| panic!("{path}: reference has no move to {target}"));
             }
             let text = engine.play(None, &played.iter().map(String::as_str).collect::<Vec<_>>()).unwrap();
-            assert_eq!(engine.perft(Some(&text), 2).unwrap(), perft(&v, &p, 2), "{path} after {played:?}");
+            // With more than two sides the slow reference tests every move for eliminations, so
+            // it counts one ply here (tests/cube_games.rs and tests/nplayer.rs go deeper).
+            let depth = if v.sides.len() > 2 { 1 } else { 2 };
+            assert_eq!(engine.perft(Some(&text), depth).unwrap(), perft(&v, &p, depth), "{path} after {played:?}");
         }
     }
 }
