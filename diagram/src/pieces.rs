@@ -87,22 +87,28 @@ impl Figure {
     }
 }
 
-/// Fill, outline and detail colours of a side's pieces.
-pub fn side_colours(side: usize) -> (&'static str, &'static str, &'static str) {
-    match side {
-        0 => ("#fbfbf8", "#1c1c1c", "#1c1c1c"),
-        1 => ("#262626", "#0a0a0a", "#e8e8e8"),
-        2 => ("#d64545", "#5a1010", "#ffe3e3"),
-        3 => ("#3b6fd6", "#102a5a", "#e3ecff"),
-        4 => ("#3aa657", "#0f3d1c", "#e3ffe9"),
-        _ => ("#c08a2a", "#4a3208", "#fff3d6"),
-    }
+/// The colours of pieces: white, black, red, blue, green, gold (fill, outline, detail).
+const PALETTE: [(&str, (&str, &str, &str)); 6] = [
+    ("white", ("#fbfbf8", "#1c1c1c", "#1c1c1c")),
+    ("black", ("#262626", "#0a0a0a", "#e8e8e8")),
+    ("red", ("#d64545", "#5a1010", "#ffe3e3")),
+    ("blue", ("#3b6fd6", "#102a5a", "#e3ecff")),
+    ("green", ("#3aa657", "#0f3d1c", "#e3ffe9")),
+    ("gold", ("#c08a2a", "#4a3208", "#fff3d6")),
+];
+
+/// Fill, outline and detail colours of the pieces of side number `side`, named `name`: the colour
+/// the name says when it is one of the palette's (a side `red` is red wherever it is declared),
+/// else the palette's colour in declaration order.
+pub fn side_colours(side: usize, name: &str) -> (&'static str, &'static str, &'static str) {
+    let named = PALETTE.iter().find(|(n, _)| n.eq_ignore_ascii_case(name) || (*n == "gold" && name.eq_ignore_ascii_case("yellow")));
+    named.map_or(PALETTE[side.min(PALETTE.len() - 1)].1, |(_, c)| *c)
 }
 
 /// The `<g>` (in a 100 × 100 box) for a piece of `side`: a figure when the name is a usual one, a
 /// disc with the symbol otherwise.
-pub fn glyph(name: &str, symbol: char, side: usize) -> String {
-    let (fill, outline, detail) = side_colours(side);
+pub fn glyph(name: &str, symbol: char, side: usize, side_name: &str) -> String {
+    let (fill, outline, detail) = side_colours(side, side_name);
     match Figure::of_name(name) {
         Some(f) => {
             let (body, lines) = f.shapes();

@@ -425,7 +425,7 @@ fn define_glyph(doc: &mut Doc, b: &Board, side: usize, kind: usize) -> String {
     let id = format!("p{side}-{kind}");
     if !doc.defs.contains(&format!("id=\"{id}\"")) {
         let k = &b.t.kinds[kind];
-        let _ = writeln!(doc.defs, "<g id=\"{id}\">{}</g>", pieces::glyph(&k.name, k.symbol, side));
+        let _ = writeln!(doc.defs, "<g id=\"{id}\">{}</g>", pieces::glyph(&k.name, k.symbol, side, &b.t.sides[side].name));
     }
     id
 }
@@ -610,7 +610,7 @@ fn legends(doc: &mut Doc, b: &Board, scene: &Scene, geom: Option<&Geom>, x: f64,
     };
     if sides.len() > 1 || sides.first().is_some_and(|&s| s != 0) {
         for s in sides {
-            let (fill, outline, _) = pieces::side_colours(s);
+            let (fill, outline, _) = pieces::side_colours(s, &b.t.sides[s].name);
             items.push((
                 format!("<circle cx=\"11\" cy=\"11\" r=\"8\" fill=\"{fill}\" stroke=\"{outline}\" stroke-width=\"1.5\"/>"),
                 b.t.sides[s].name.clone(),
