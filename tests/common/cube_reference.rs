@@ -115,11 +115,11 @@ impl Cube {
     /// The outward normals of the faces the cell lies on.
     pub fn faces(&self, p: P) -> Vec<P> {
         let mut out = Vec::new();
-        for i in 0..3 {
-            if p[i] == 0 {
+        for (i, &c) in p.iter().enumerate() {
+            if c == 0 {
                 out.push(unit(i, -1));
             }
-            if p[i] == self.m {
+            if c == self.m {
                 out.push(unit(i, 1));
             }
         }
@@ -843,10 +843,10 @@ impl Game {
             let cell = |x: i32| self.cube.id(if side == 0 { [x, 7, 7] } else { [x, 0, 0] });
             for (rook_x, king_to, rook_to, empty, safe) in [(7, 6, 5, [5, 6].as_slice(), [4, 5, 6]), (0, 2, 3, [1, 2, 3].as_slice(), [4, 3, 2])] {
                 let (k, r) = (cell(4), cell(rook_x));
-                if pos.board[k] == Some((side, KING)) && pos.virgin[k] && pos.board[r] == Some((side, ROOK)) && pos.virgin[r] {
-                    if empty.iter().all(|&x| pos.board[cell(x)].is_none()) && safe.iter().all(|&x| !self.attacked(pos, cell(x), 1 - side)) {
-                        out.push(Move { from: k, to: cell(king_to), promotion: None, kind: Kind::Castle(r, cell(rook_to)) });
-                    }
+                if pos.board[k] == Some((side, KING)) && pos.virgin[k] && pos.board[r] == Some((side, ROOK)) && pos.virgin[r]
+                    && empty.iter().all(|&x| pos.board[cell(x)].is_none()) && safe.iter().all(|&x| !self.attacked(pos, cell(x), 1 - side))
+                {
+                    out.push(Move { from: k, to: cell(king_to), promotion: None, kind: Kind::Castle(r, cell(rook_to)) });
                 }
             }
         }
@@ -1011,10 +1011,7 @@ impl FourGame {
         let base = Game::eight(KnightDef::OrthDiag);
         let cube = &base.cube;
         let n = cube.cells.len();
-        let mut home: [P; 8] = [[0; 3]; 8];
-        for x in 0..8 {
-            home[x] = [x as i32, 7, 7];
-        }
+        let mut home: [P; 8] = std::array::from_fn(|x| [x as i32, 7, 7]);
         let mut dist: [Vec<usize>; 4] = Default::default();
         let mut pushes: [Vec<Vec<usize>>; 4] = Default::default();
         let mut doubles: [Vec<Vec<(usize, usize)>>; 4] = Default::default();
@@ -1247,10 +1244,10 @@ impl FourGame {
         let cell = |x: i32| self.home_cell(side, x);
         for (rook_x, king_to, rook_to, empty, safe) in [(7, 6, 5, [5, 6].as_slice(), [4, 5, 6]), (0, 2, 3, [1, 2, 3].as_slice(), [4, 3, 2])] {
             let (k, r) = (cell(4), cell(rook_x));
-            if pos.board[k] == Some((side, KING)) && pos.virgin[k] && pos.board[r] == Some((side, ROOK)) && pos.virgin[r] {
-                if empty.iter().all(|&x| pos.board[cell(x)].is_none()) && safe.iter().all(|&x| !self.attacked(pos, cell(x), side)) {
-                    out.push(Move { from: k, to: cell(king_to), promotion: None, kind: Kind::Castle(r, cell(rook_to)) });
-                }
+            if pos.board[k] == Some((side, KING)) && pos.virgin[k] && pos.board[r] == Some((side, ROOK)) && pos.virgin[r]
+                && empty.iter().all(|&x| pos.board[cell(x)].is_none()) && safe.iter().all(|&x| !self.attacked(pos, cell(x), side))
+            {
+                out.push(Move { from: k, to: cell(king_to), promotion: None, kind: Kind::Castle(r, cell(rook_to)) });
             }
         }
         out
@@ -1393,7 +1390,7 @@ impl FourGame {
         let mut pos = Pos4 { board: vec![None; n], virgin: vec![false; n], ep: None, turn: 0, out: [false; 4] };
         for field in text.split_whitespace() {
             let (name, value) = field.split_once('=').expect("NAME=VALUE");
-            let items = || value.split(|c| c == ',').filter(|s| !s.is_empty());
+            let items = || value.split(',').filter(|s| !s.is_empty());
             match name {
                 "turn" => pos.turn = SIDES4.iter().position(|&s| s == value).expect("a side") as u8,
                 "virgin" => items().for_each(|c| pos.virgin[cube.parse(c)] = true),
@@ -1406,7 +1403,7 @@ impl FourGame {
                 side => {
                     let s = SIDES4.iter().position(|&x| x == side).unwrap_or_else(|| panic!("field {side}")) as u8;
                     for item in items() {
-                        let kind = SYMBOLS.iter().position(|&k| Some(k) == item.chars().next()).expect("a piece symbol") as u8;
+                        let kind = SYMBOLS.iter().position(|&k| item.starts_with(k)).expect("a piece symbol") as u8;
                         pos.board[cube.parse(&item[1..])] = Some((s, kind));
                     }
                 }
