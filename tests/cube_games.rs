@@ -7,7 +7,8 @@
 
 mod common;
 
-use common::cube_reference::{Cube, FourGame, Game, Kind, KnightDef, Pos, Pos4, P, SIDES4};
+use common::cube_four::{FourGame, Pos4, SIDES4};
+use common::cube_reference::{Cube, Game, Kind, KnightDef, Pos, P};
 use common::cube_reference::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, SIDES, SYMBOLS};
 use orbis_runtime::tables::ray;
 use orbis_runtime::{Engine, MoveInfo, Tables};

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod cli;
+pub mod cube_four;
 pub mod cube_reference;
 pub mod reference;
 
