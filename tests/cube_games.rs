@@ -8,7 +8,7 @@
 mod common;
 
 use common::cube_four::{FourGame, Pos4, SIDES4};
-use common::cube_reference::{Cube, Game, Kind, KnightDef, Pos, P};
+use common::cube_reference::{Cube, Game, Kind, KnightDef, Pos, Reference, P};
 use common::cube_reference::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, SIDES, SYMBOLS};
 use orbis_runtime::tables::ray;
 use orbis_runtime::{Engine, MoveInfo, Tables};
@@ -244,7 +244,7 @@ fn engine_moves(engine: &Engine, text: &str) -> BTreeSet<String> {
     engine.moves(Some(text)).unwrap_or_else(|e| panic!("{text}: {e}")).iter().map(key).collect()
 }
 
-fn reference_moves(g: &Game, pos: &Pos) -> BTreeSet<String> {
+fn reference_moves<G: Reference>(g: &G, pos: &G::Pos) -> BTreeSet<String> {
     g.legal_moves(pos).into_iter().map(|mv| g.key(mv)).collect()
 }
 
@@ -257,7 +257,7 @@ fn set_diff(engine: &BTreeSet<String>, reference: &BTreeSet<String>) -> String {
 }
 
 /// Follows a perft mismatch down to a position whose legal moves differ, and panics describing it.
-fn locate(path: &str, engine: &Engine, g: &Game, pos: &Pos, depth: usize, line: Vec<String>) -> ! {
+fn locate<G: Reference>(path: &str, engine: &Engine, g: &G, pos: &G::Pos, depth: usize, line: Vec<String>) -> ! {
     let text = g.general(pos);
     if depth == 1 {
         let (e, r) = (engine_moves(engine, &text), reference_moves(g, pos));
@@ -284,19 +284,19 @@ fn locate(path: &str, engine: &Engine, g: &Game, pos: &Pos, depth: usize, line: 
     locate(path, engine, g, &g.make(pos, mv), depth - 1, line)
 }
 
-fn check_perft(path: &str, engine: &Engine, g: &Game, pos: &Pos, depth: usize) -> u64 {
+fn check_perft<G: Reference>(path: &str, engine: &Engine, g: &G, pos: &G::Pos, depth: usize) -> u64 {
     let text = g.general(pos);
     let r = g.perft(pos, depth);
     let e = engine.perft(Some(&text), depth).unwrap_or_else(|e| panic!("{path}: {text}: {e}"));
     if e != r {
-        eprintln!("{path}: perft({depth}) engine {e}, reference {r}");
+        eprintln!("{path}: perft({depth}) engine {e}, reference {r}\nposition {text}");
         locate(path, engine, g, pos, depth, vec![]);
     }
     r
 }
 
 /// The pieces of a position in the general notation, per side.
-fn pieces_of(general: &str) -> [BTreeSet<String>; 2] {
+fn pieces_of<G: Reference>(general: &str) -> Vec<BTreeSet<String>> {
     let field = |name: &str| -> BTreeSet<String> {
         general
             .split_whitespace()
@@ -304,7 +304,7 @@ fn pieces_of(general: &str) -> [BTreeSet<String>; 2] {
             .map(|v| v.split(',').filter(|s| !s.is_empty()).map(String::from).collect())
             .unwrap_or_default()
     };
-    [field("white"), field("black")]
+    G::SIDES.iter().map(|s| field(s)).collect()
 }
 
 fn require(path: &str) {
@@ -317,7 +317,7 @@ fn perft_test(path: &str, g: &Game, expect: [u64; 3]) {
     let engine = common::engine(path);
     let start = g.start();
     let theirs = engine.general_text(None).unwrap();
-    assert_eq!(pieces_of(&theirs), g.pieces(&start), "{path}: the start position\n{theirs}\n{}", g.general(&start));
+    assert_eq!(pieces_of::<Game>(&theirs), g.pieces(&start), "{path}: the start position\n{theirs}\n{}", g.general(&start));
     let mut got = Vec::new();
     for depth in 1..=3 {
         let t = std::time::Instant::now();
@@ -389,7 +389,7 @@ fn riders_agree_with_the_engine() {
     let g = Game::eight(KnightDef::OrthDiagThroughVertex);
     let engine = common::engine(path);
     let pos = g.position(0, "Kx4y7z7,Qx6y6z7,Rx7y7z7,Bx5y7z6,Nx1y7z7", "Kx3y0z0,Qx1y1z0,Rx0y0z0,Bx2y0z1,Nx6y0z0");
-    assert_eq!(pieces_of(&engine.general_text(None).unwrap()), g.pieces(&pos));
+    assert_eq!(pieces_of::<Game>(&engine.general_text(None).unwrap()), g.pieces(&pos));
     for depth in 1..=3 {
         check_perft(path, &engine, &g, &pos, depth);
     }
@@ -398,7 +398,7 @@ fn riders_agree_with_the_engine() {
     let g = Game::five();
     let engine = common::engine(path);
     let pos = g.position(0, "Kx2y4z4,Qx3y3z4,Rx4y4z4,Bx1y4z3", "Kx2y0z0,Qx1y1z0,Rx0y0z0,Bx3y0z1");
-    assert_eq!(pieces_of(&engine.general_text(None).unwrap()), g.pieces(&pos));
+    assert_eq!(pieces_of::<Game>(&engine.general_text(None).unwrap()), g.pieces(&pos));
     for depth in 1..=3 {
         check_perft(path, &engine, &g, &pos, depth);
     }
@@ -714,61 +714,6 @@ fn special_positions_5x5() {
 
 const FOUR: &str = "examples/cube/cube-8x8-four-player.orbis";
 
-/// The pieces of a four-player position in the general notation, per side.
-fn pieces_of4(general: &str) -> [BTreeSet<String>; 4] {
-    let field = |name: &str| -> BTreeSet<String> {
-        general
-            .split_whitespace()
-            .find_map(|t| t.strip_prefix(&format!("{name}=")))
-            .map(|v| v.split(',').filter(|s| !s.is_empty()).map(String::from).collect())
-            .unwrap_or_default()
-    };
-    [field("white"), field("red"), field("black"), field("blue")]
-}
-
-fn reference_moves4(g: &FourGame, pos: &Pos4) -> BTreeSet<String> {
-    g.legal_moves(pos).into_iter().map(|mv| g.key(mv)).collect()
-}
-
-/// Follows a perft mismatch down to a position whose legal moves differ, and panics describing it.
-fn locate4(engine: &Engine, g: &FourGame, pos: &Pos4, depth: usize, line: Vec<String>) -> ! {
-    let text = g.general(pos);
-    if depth == 1 {
-        let (e, r) = (engine_moves(engine, &text), reference_moves4(g, pos));
-        panic!("{FOUR}: after {line:?}\nposition {text}\n{}", set_diff(&e, &r));
-    }
-    let e: BTreeMap<String, u64> = engine.divide(Some(&text), depth).unwrap().into_iter().map(|(m, n)| (key(&m), n)).collect();
-    let r = g.divide(pos, depth);
-    let mut report = String::new();
-    for k in e.keys().chain(r.keys()).collect::<BTreeSet<_>>() {
-        if e.get(k) != r.get(k) {
-            report += &format!("  {k}: engine {:?}, reference {:?}\n", e.get(k), r.get(k));
-        }
-    }
-    eprintln!("{FOUR}: divide({depth}) after {line:?} differs:\n{report}");
-    let ek: BTreeSet<String> = e.keys().cloned().collect();
-    let rk: BTreeSet<String> = r.keys().cloned().collect();
-    if ek != rk {
-        panic!("{FOUR}: after {line:?}\nposition {text}\n{}", set_diff(&ek, &rk));
-    }
-    let k = e.keys().find(|k| e[*k] != r[*k]).expect("a differing move").clone();
-    let mv = g.legal_moves(pos).into_iter().find(|&mv| g.key(mv) == k).expect("the move");
-    let next = g.make(pos, mv);
-    let mut line = line;
-    line.push(k);
-    locate4(engine, g, &next, depth - 1, line)
-}
-
-fn check_perft4(engine: &Engine, g: &FourGame, pos: &Pos4, depth: usize) -> u64 {
-    let text = g.general(pos);
-    let r = g.perft(pos, depth);
-    let e = engine.perft(Some(&text), depth).unwrap_or_else(|e| panic!("{FOUR}: {text}: {e}"));
-    if e != r {
-        eprintln!("{FOUR}: perft({depth}) engine {e}, reference {r}\nposition {text}");
-        locate4(engine, g, pos, depth, vec![]);
-    }
-    r
-}
 
 /// The reference's pawn steps against the engine's rays, every side, every cell a pawn of the
 /// side can stand on (short of its promotion zone).
@@ -814,11 +759,11 @@ fn perft_four_player() {
     let engine = common::engine(FOUR);
     let start = g.start();
     let theirs = engine.general_text(None).unwrap();
-    assert_eq!(pieces_of4(&theirs), g.pieces(&start), "{FOUR}: the start position\n{theirs}\n{}", g.general(&start));
+    assert_eq!(pieces_of::<FourGame>(&theirs), g.pieces(&start), "{FOUR}: the start position\n{theirs}\n{}", g.general(&start));
     let mut got = Vec::new();
     for depth in 1..=4 {
         let t = std::time::Instant::now();
-        let n = check_perft4(&engine, &g, &start, depth);
+        let n = check_perft(FOUR, &engine, &g, &start, depth);
         eprintln!("{FOUR}: reference perft({depth}) = {n} in {:.2?}", t.elapsed());
         assert_eq!(engine.perft(None, depth).unwrap(), n, "{FOUR}: perft({depth}) from the file's own start position");
         got.push(n);
@@ -899,12 +844,12 @@ fn playouts_four_player() {
             let theirs = engine.general_text(Some(&engine.play(Some(&text), &[&notation]).unwrap())).unwrap();
             assert_same_position(&g, &theirs, &pos, &format!("seed {seed} after {line:?}"));
             if capture && checked < 2 {
-                check_perft4(&engine, &g, &pos, 3);
+                check_perft(FOUR, &engine, &g, &pos, 3);
                 checked += 1;
                 stats[5] += 1;
             }
         }
-        check_perft4(&engine, &g, &pos, 2);
+        check_perft(FOUR, &engine, &g, &pos, 2);
         stats[5] += 1;
         eprintln!("{FOUR} seed {seed}: {} plies, out {:?}", line.len(), pos.out);
     }
@@ -937,7 +882,7 @@ fn eliminations_four_player() {
     for (what, text) in positions {
         let pos = g.parse_general(text);
         assert_eq!(g.general(&pos), text);
-        let r = reference_moves4(&g, &pos);
+        let r = reference_moves(&g, &pos);
         let e = engine_moves(&engine, text);
         assert_eq!(e, r, "{FOUR}: position {text}\n{}", set_diff(&e, &r));
         // The eliminating moves: the engine's position after each is the reference's.
@@ -972,7 +917,7 @@ fn eliminations_four_player() {
         let depth = if g.perft(&pos, 3) < 10_000 { 4 } else { 3 };
         let t = std::time::Instant::now();
         let before = g.eliminations.get();
-        let n = check_perft4(&engine, &g, &pos, depth);
+        let n = check_perft(FOUR, &engine, &g, &pos, depth);
         eprintln!("{FOUR}: {what}: {eliminating} eliminating moves; perft({depth}) = {n} ({} eliminations within it) in {:.2?}\n  {text}", g.eliminations.get() - before, t.elapsed());
     }
 }
@@ -998,11 +943,11 @@ fn en_passant_four_player() {
     for (text, line, absent) in lines {
         let mut pos = g.parse_general(text);
         assert_eq!(g.general(&pos), text);
-        let n = check_perft4(&engine, &g, &pos, 4);
+        let n = check_perft(FOUR, &engine, &g, &pos, 4);
         eprintln!("{FOUR}: perft(4) = {n}\n  {text}");
         for (i, &k) in line.iter().enumerate() {
             let here = g.general(&pos);
-            let r = reference_moves4(&g, &pos);
+            let r = reference_moves(&g, &pos);
             let e = engine_moves(&engine, &here);
             assert_eq!(e, r, "{FOUR}: position {here}\n{}", set_diff(&e, &r));
             let mv = g.legal_moves(&pos).into_iter().find(|&mv| g.key(mv) == k).unwrap_or_else(|| panic!("{k} is not legal in {here}"));
@@ -1015,7 +960,7 @@ fn en_passant_four_player() {
             assert_same_position(&g, &theirs, &pos, &format!("{here} after {k}"));
         }
         let here = g.general(&pos);
-        let r = reference_moves4(&g, &pos);
+        let r = reference_moves(&g, &pos);
         assert_eq!(engine_moves(&engine, &here), r, "{FOUR}: position {here}");
         if !absent.is_empty() {
             assert_eq!(pos.turn, 2);

@@ -466,3 +466,26 @@ impl FourGame {
         pos
     }
 }
+
+impl Reference for FourGame {
+    type Pos = Pos4;
+    const SIDES: &'static [&'static str] = &SIDES4;
+    fn general(&self, pos: &Pos4) -> String {
+        FourGame::general(self, pos)
+    }
+    fn legal_moves(&self, pos: &Pos4) -> Vec<Move> {
+        FourGame::legal_moves(self, pos)
+    }
+    fn make(&self, pos: &Pos4, mv: Move) -> Pos4 {
+        FourGame::make(self, pos, mv)
+    }
+    fn perft(&self, pos: &Pos4, depth: usize) -> u64 {
+        FourGame::perft(self, pos, depth)
+    }
+    fn divide(&self, pos: &Pos4, depth: usize) -> BTreeMap<String, u64> {
+        FourGame::divide(self, pos, depth)
+    }
+    fn key(&self, mv: Move) -> String {
+        FourGame::key(self, mv)
+    }
+}

@@ -964,3 +964,40 @@ impl Game {
 fn ids_of(cube: &Cube, ps: Vec<P>) -> Vec<usize> {
     ps.into_iter().map(|q| cube.id(q)).collect()
 }
+
+/// What the tests ask of a reference game (two players: [`Game`]; four: `cube_four::FourGame`), so
+/// that one driver follows a mismatch down whatever the number of players.
+pub trait Reference {
+    type Pos;
+    /// The sides' names in turn order (the fields of the general notation).
+    const SIDES: &'static [&'static str];
+    fn general(&self, pos: &Self::Pos) -> String;
+    fn legal_moves(&self, pos: &Self::Pos) -> Vec<Move>;
+    fn make(&self, pos: &Self::Pos, mv: Move) -> Self::Pos;
+    fn perft(&self, pos: &Self::Pos, depth: usize) -> u64;
+    fn divide(&self, pos: &Self::Pos, depth: usize) -> BTreeMap<String, u64>;
+    fn key(&self, mv: Move) -> String;
+}
+
+impl Reference for Game {
+    type Pos = Pos;
+    const SIDES: &'static [&'static str] = &["white", "black"];
+    fn general(&self, pos: &Pos) -> String {
+        Game::general(self, pos)
+    }
+    fn legal_moves(&self, pos: &Pos) -> Vec<Move> {
+        Game::legal_moves(self, pos)
+    }
+    fn make(&self, pos: &Pos, mv: Move) -> Pos {
+        Game::make(self, pos, mv)
+    }
+    fn perft(&self, pos: &Pos, depth: usize) -> u64 {
+        Game::perft(self, pos, depth)
+    }
+    fn divide(&self, pos: &Pos, depth: usize) -> BTreeMap<String, u64> {
+        Game::divide(self, pos, depth)
+    }
+    fn key(&self, mv: Move) -> String {
+        Game::key(self, mv)
+    }
+}
