@@ -8,7 +8,7 @@
 mod common;
 
 use common::cube_four::{FourGame, Pos4, SIDES4};
-use common::cube_reference::{Cube, Game, Kind, KnightDef, Pos, Reference, P};
+use common::cube_reference::{Cube, Game, Kind, KnightDef, Move, Pos, Reference, P};
 use common::cube_reference::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, SIDES, SYMBOLS};
 use orbis_runtime::tables::ray;
 use orbis_runtime::{Engine, MoveInfo, Tables};
@@ -351,18 +351,7 @@ fn playout_test(path: &str, g: &Game, seeds: std::ops::RangeInclusive<u64>, plie
             if moves.is_empty() {
                 break;
             }
-            let preferred: Vec<_> = moves.iter().copied().filter(|mv| matches!(mv.kind, Kind::Castle(..) | Kind::EnPassant(_)) || mv.promotion.is_some()).collect();
-            let captures: Vec<_> = moves.iter().copied().filter(|mv| pos.board[mv.to].is_some()).collect();
-            let pawns: Vec<_> = moves.iter().copied().filter(|mv| matches!(pos.board[mv.from], Some((_, PAWN)))).collect();
-            let mv = if !preferred.is_empty() && rand(2) == 0 {
-                preferred[rand(preferred.len())]
-            } else if !pawns.is_empty() && rand(3) == 0 {
-                pawns[rand(pawns.len())]
-            } else if !captures.is_empty() && rand(2) == 0 {
-                captures[rand(captures.len())]
-            } else {
-                moves[rand(moves.len())]
-            };
+            let mv = pick(&moves, &pos.board, &mut rand, Favour::Pawns);
             match mv.kind {
                 Kind::Castle(..) => special[0] += 1,
                 Kind::EnPassant(_) => special[1] += 1,
@@ -379,6 +368,35 @@ fn playout_test(path: &str, g: &Game, seeds: std::ops::RangeInclusive<u64>, plie
     }
     eprintln!("{path}: played castles, en passant, promotions, double steps: {special:?}");
     special
+}
+
+/// What a playout tries after castling, en passant and promotions (each tried half the time).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Favour {
+    /// Pawn moves (a third of the time), then captures (half).
+    Pawns,
+    /// Captures (half the time), then pawn moves (half).
+    Captures,
+}
+
+/// A playout's next move, biased toward the moves that exercise the rules.
+fn pick(moves: &[Move], board: &[Option<(u8, u8)>], rand: &mut impl FnMut(usize) -> usize, favour: Favour) -> Move {
+    let preferred: Vec<_> = moves.iter().copied().filter(|mv| matches!(mv.kind, Kind::Castle(..) | Kind::EnPassant(_)) || mv.promotion.is_some()).collect();
+    let captures: Vec<_> = moves.iter().copied().filter(|mv| board[mv.to].is_some()).collect();
+    let pawns: Vec<_> = moves.iter().copied().filter(|mv| matches!(board[mv.from], Some((_, PAWN)))).collect();
+    let (first, first_odds, second) = match favour {
+        Favour::Pawns => (&pawns, 3, &captures),
+        Favour::Captures => (&captures, 2, &pawns),
+    };
+    if !preferred.is_empty() && rand(2) == 0 {
+        preferred[rand(preferred.len())]
+    } else if !first.is_empty() && rand(first_odds) == 0 {
+        first[rand(first.len())]
+    } else if !second.is_empty() && rand(2) == 0 {
+        second[rand(second.len())]
+    } else {
+        moves[rand(moves.len())]
+    }
 }
 
 // The riders on the 8x8 cube in tests/polygon/cube-riders.orbis (its knight is the through-vertex
@@ -818,18 +836,7 @@ fn playouts_four_player() {
             if moves.is_empty() {
                 break;
             }
-            let preferred: Vec<_> = moves.iter().copied().filter(|mv| matches!(mv.kind, Kind::Castle(..) | Kind::EnPassant(_)) || mv.promotion.is_some()).collect();
-            let captures: Vec<_> = moves.iter().copied().filter(|mv| pos.board[mv.to].is_some()).collect();
-            let pawns: Vec<_> = moves.iter().copied().filter(|mv| matches!(pos.board[mv.from], Some((_, PAWN)))).collect();
-            let mv = if !preferred.is_empty() && rand(2) == 0 {
-                preferred[rand(preferred.len())]
-            } else if !captures.is_empty() && rand(2) == 0 {
-                captures[rand(captures.len())]
-            } else if !pawns.is_empty() && rand(2) == 0 {
-                pawns[rand(pawns.len())]
-            } else {
-                moves[rand(moves.len())]
-            };
+            let mv = pick(&moves, &pos.board, &mut rand, Favour::Captures);
             let capture = pos.board[mv.to].is_some() || matches!(mv.kind, Kind::EnPassant(_));
             stats[0] += capture as usize;
             stats[1] += matches!(mv.kind, Kind::EnPassant(_)) as usize;
