@@ -107,10 +107,12 @@ fn symmetry(ctx: &Ctx, a: usize, b: usize) -> Symmetry {
     let v = ctx.v;
     let board = &v.board;
     let ncells = board.cells.len();
+    // Steps are labelled by their shape: a vector's, or for headings without one (the ports of
+    // polygon cells, whose numbering differs from cell to cell) its kind of line.
     let label = |h: usize| -> (i32, i32) {
         match board.headings[h].vector {
             Some((dx, dy)) => (dx.abs().min(dy.abs()), dx.abs().max(dy.abs())),
-            None => (-1, h as i32),
+            None => (-1, board.headings[h].kind.bit() as i32),
         }
     };
     let build = |side: usize| {
