@@ -131,6 +131,9 @@ enum PendingOn {
     Zone(ast::Name),
 }
 
+/// The largest `distance N` of a rule.
+pub const MAX_DISTANCE: usize = 64;
+
 impl Frontend {
     // ------------------------------------------------------------ diagnostics helpers
 
@@ -277,6 +280,7 @@ impl Frontend {
         }
         let (model_sides, zones) = self.sides(file, &sides, &pieces, &model_pieces, &board, &directions, &forward_uses);
         self.resolve_origins(&mut model_pieces, pending_on, &model_sides, &zones);
+        self.crowned_pieces(&pieces, &mut model_pieces, &model_sides);
         let rules = self.rules(rules_blocks.first().copied());
 
         let colored = model_sides.len().saturating_mul(model_pieces.len());
@@ -302,6 +306,61 @@ impl Frontend {
         Some((variant, sources))
     }
 
+}
+
+impl Frontend {
+    /// Appends, for each piece that `crowns` others and each carrier, the crowned piece: the
+    /// carrier's moves, royal as the crown is, giving no check when either gives none. Checks
+    /// what crowning cannot do yet: carriers that promote, stacks or hands with more than two sides.
+    fn crowned_pieces(
+        &mut self,
+        ast_pieces: &[&ast::Piece],
+        pieces: &mut Vec<model::Piece>,
+        sides: &[model::Side],
+    ) {
+        let base = pieces.len();
+        for k in 0..base {
+            for ci in 0..pieces[k].crowns.len() {
+                let c = pieces[k].crowns[ci];
+                if let Some(side) = sides
+                    .iter()
+                    .find(|s| s.promotions.iter().any(|p| p.piece == c))
+                {
+                    let span = ast_pieces[k]
+                        .crowns
+                        .first()
+                        .map_or(ast_pieces[k].name.span, |x| x.span);
+                    let label = self.primary(span, format!("`{}` may carry it", pieces[c].name));
+                    self.error(format!("`{}` promotes in side `{}` and may carry `{}`", pieces[c].name, side.name, pieces[k].name), vec![label], vec![
+                        "note: a crowned piece that promoted would have to pass its crown on; this is not in the language yet".into(),
+                    ]);
+                }
+                let (carrier, crown) = (&pieces[c], &pieces[k]);
+                let twin = model::Piece {
+                    name: format!("{}+{}", carrier.name, crown.name),
+                    symbol: carrier.symbol,
+                    royal: crown.royal,
+                    resets_clock: carrier.resets_clock,
+                    cannot_check: carrier.cannot_check || crown.cannot_check,
+                    crowns: Vec::new(),
+                    crowned: Some((c, k)),
+                    rules: carrier.rules.clone(),
+                    geometry: carrier.geometry.clone(),
+                };
+                pieces.push(twin);
+            }
+        }
+        let stacked = sides
+            .iter()
+            .any(|s| !s.atop.is_empty() || !s.hand.is_empty());
+        if stacked && sides.len() > 2 {
+            let span = ast_pieces.first().map_or(Span::default(), |p| p.span);
+            let label = self.primary(span, format!("{} sides", sides.len()));
+            self.error("stacks (`atop`) and pieces in the hand need a game of two sides", vec![label], vec![
+                "note: eliminating a side of a game of several would have to take its hidden and held pieces too; not in the language yet".into(),
+            ]);
+        }
+    }
 }
 
 /// The fewest steps from `from` to every cell, stepping along the headings `by` only (`None`: no

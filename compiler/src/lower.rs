@@ -23,9 +23,23 @@ pub struct PathRay {
 /// It stops at the board's edge, at the origin, when a (cell, heading) state repeats (a slide
 /// may never be endless), or on a cell where going straight on would give a heading of a kind not
 /// in `kinds` (the kinds its rule names).
-fn slide(board: &Board, geo: &Geometry, avoid: &Avoid, kinds: u8, origin: CellId, cell: CellId, heading: HeadingId) -> (Vec<(CellId, HeadingId)>, bool) {
+///
+/// `bend` (a `bending` cycle, empty for straight on) turns the heading at every cell after the
+/// first step, by its amounts in turn: the kind test applies to the heading it leaves with.
+#[allow(clippy::too_many_arguments)]
+fn slide(
+    board: &Board,
+    geo: &Geometry,
+    avoid: &Avoid,
+    kinds: u8,
+    origin: CellId,
+    cell: CellId,
+    heading: HeadingId,
+    bend: &[i32],
+) -> (Vec<(CellId, HeadingId)>, bool) {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
+    let mut step = 0usize;
     // Headings of no kind (a pole's spokes) never end a slide, and a slide that starts on one
     // keeps to no kind.
     let lines = Kind::Orthogonal.bit() | Kind::Diagonal.bit();
@@ -35,18 +49,32 @@ fn slide(board: &Board, geo: &Geometry, avoid: &Avoid, kinds: u8, origin: CellId
         if n == origin {
             return (out, true);
         }
-        if board.headings[nh].kind.bit() & keep == 0 {
+        let next = if bend.is_empty() {
+            nh
+        } else {
+            board.rotate_at(n, nh, bend[step % bend.len()])
+        };
+        if board.headings[next].kind.bit() & keep == 0 {
             // Straight on turned it into another kind of line (a rook's line into a diagonal at
             // a vertex of the cube): the slide ends on this cell.
             out.push((n, nh));
             break;
         }
-        if !seen.insert((n, nh)) {
+        if !seen.insert((
+            n,
+            next,
+            if bend.is_empty() {
+                0
+            } else {
+                step % bend.len()
+            },
+        )) {
             break;
         }
         out.push((n, nh));
         c = n;
-        h = nh;
+        h = next;
+        step += 1;
     }
     (out, false)
 }
@@ -112,6 +140,10 @@ pub fn rule_rays_within(
     if rule.origins.as_ref().is_some_and(|o| !o[side].contains(&origin)) {
         return Ok(Vec::new());
     }
+    let onto = rule.onto.as_ref().map(|o| &o[side]);
+    if let Some((steps, by)) = &rule.distance {
+        return distance_rays(v, &geo, flags, origin, *steps, by, onto, budget);
+    }
     let starts: Vec<HeadingId> = match &rule.first {
         Dirs::Headings(hs) => hs.clone(),
         Dirs::Side { direction, turns } => {
@@ -128,8 +160,24 @@ pub fn rule_rays_within(
         }
     };
     // Legs as (slides, turns, avoid); the first leg's turns are applied already through `starts`.
-    let mut legs = vec![Leg { slides: rule.first_slides, turns: vec![0], avoid: Avoid { seams: rule.first_avoid, cells: &rule.first_avoid_cells } }];
-    legs.extend(rule.legs.iter().map(|l| Leg { slides: l.slides, turns: l.turns.clone(), avoid: Avoid { seams: l.avoid, cells: &l.avoid_cells } }));
+    let mut legs = vec![Leg {
+        slides: rule.first_slides,
+        turns: vec![0],
+        avoid: Avoid {
+            seams: rule.first_avoid,
+            cells: &rule.first_avoid_cells,
+        },
+        bends: bend_cycles(&rule.first_bending),
+    }];
+    legs.extend(rule.legs.iter().map(|l| Leg {
+        slides: l.slides,
+        turns: l.turns.clone(),
+        avoid: Avoid {
+            seams: l.avoid,
+            cells: &l.avoid_cells,
+        },
+        bends: bend_cycles(&l.bending),
+    }));
     // A leap's rays do not depend on the cells passed, so it is walked by its reachable
     // (leg, cell, heading) states, each once, instead of by its paths.
     let by_state = rule.leap && flags & ray::PASS_UNATTACKED == 0;
@@ -153,6 +201,9 @@ pub fn rule_rays_within(
         walk.expand(h0, 0, origin, h0, &mut Vec::new())?;
     }
     let mut out = walk.out;
+    if let Some(onto) = onto {
+        out = only_onto(out, onto);
+    }
     if rule.across_transit {
         // Only paths whose every passed cell is a transit cell (and that pass at least one).
         out.retain(|r| !r.must_empty.is_empty() && r.must_empty.iter().all(|&c| v.board.cells[c].transit));
@@ -187,6 +238,97 @@ struct Leg<'a> {
     slides: bool,
     turns: Vec<i32>,
     avoid: Avoid<'a>,
+    /// The concrete `bending` cycles (every combination of the alternatives); `[[]]` when the
+    /// slide goes straight on.
+    bends: Vec<Vec<i32>>,
+}
+
+/// Every combination of a `bending` list's alternatives (`+-2 -2` gives `[2, -2]` and
+/// `[-2, -2]`); one empty cycle for no bending.
+fn bend_cycles(bending: &[Vec<i32>]) -> Vec<Vec<i32>> {
+    let mut out: Vec<Vec<i32>> = vec![Vec::new()];
+    for alternatives in bending {
+        out = out
+            .iter()
+            .flat_map(|c| {
+                alternatives
+                    .iter()
+                    .map(move |&a| [c.as_slice(), &[a]].concat())
+            })
+            .collect();
+    }
+    out
+}
+
+/// A `distance N by GROUP` rule: a leap to every cell exactly `steps` steps away (the fewest
+/// steps along `by`), in the order the cells are found.
+#[allow(clippy::too_many_arguments)]
+fn distance_rays(
+    v: &Variant,
+    geo: &Geometry,
+    flags: u8,
+    origin: CellId,
+    steps: u32,
+    by: &[HeadingId],
+    onto: Option<&Vec<CellId>>,
+    budget: &mut usize,
+) -> Result<Vec<PathRay>, TooLarge> {
+    let mut dist: Vec<Option<u32>> = vec![None; v.board.cells.len()];
+    dist[origin] = Some(0);
+    let mut frontier = vec![origin];
+    for d in 1..=steps {
+        let mut next = Vec::new();
+        for &c in &frontier {
+            for &h in by {
+                *budget = budget.checked_sub(1).ok_or(TooLarge)?;
+                if let Some((t, _)) = geo.step(c, h, 0) {
+                    if dist[t].is_none() {
+                        dist[t] = Some(d);
+                        next.push(t);
+                    }
+                }
+            }
+        }
+        frontier = next;
+    }
+    Ok(frontier
+        .into_iter()
+        .filter(|c| onto.is_none_or(|o| o.contains(c)))
+        .map(|c| PathRay {
+            flags,
+            heading: 0,
+            must_empty: Vec::new(),
+            cells: vec![c],
+        })
+        .collect())
+}
+
+/// Rays that end only on `onto`: a slide becomes one ray per allowed destination, the cells
+/// before it to be passed (empty).
+fn only_onto(rays: Vec<PathRay>, onto: &[CellId]) -> Vec<PathRay> {
+    let mut out = Vec::new();
+    for r in rays {
+        if r.flags & ray::SLIDE == 0 {
+            if onto.contains(&r.cells[0]) {
+                out.push(r);
+            }
+            continue;
+        }
+        for (i, &c) in r.cells.iter().enumerate() {
+            if onto.contains(&c) {
+                let mut must_empty = r.must_empty.clone();
+                must_empty.extend_from_slice(&r.cells[..i]);
+                let flags = r.flags & !(ray::SLIDE | ray::RETURNS);
+                out.push(PathRay {
+                    flags,
+                    heading: r.heading,
+                    must_empty,
+                    cells: vec![c],
+                });
+            }
+        }
+    }
+    out
 }
 
 /// What a leg may not do: cross these seams (a bit mask) or enter these cells (sorted).
@@ -238,7 +380,12 @@ impl Walk<'_> {
         }
         *self.budget = self.budget.checked_sub(1).ok_or(TooLarge)?;
         let legs = self.legs;
-        let Leg { slides, turns, avoid } = &legs[leg];
+        let Leg {
+            slides,
+            turns,
+            avoid,
+            bends,
+        } = &legs[leg];
         let last = leg + 1 == legs.len();
         // `across-transit` keeps the passed cells even on a leap: they are checked for attacks.
         let keeps_passed = !(self.leap && self.flags & ray::PASS_UNATTACKED == 0);
@@ -246,23 +393,43 @@ impl Walk<'_> {
         for &t in turns {
             let h = if leg == 0 { heading } else { self.board.rotate_at(cell, heading, t) };
             if *slides {
-                let kinds = if leg == 0 { self.first_kinds } else { self.board.headings[h].kind.bit() };
-                let (cells, returns) = slide(self.board, self.geo, avoid, kinds, self.origin, cell, h);
-                if last {
-                    if !cells.is_empty() {
-                        let mut f = self.flags | ray::SLIDE;
-                        if returns {
-                            f |= ray::RETURNS;
-                        }
-                        self.emit(PathRay { flags: f, heading: h0, must_empty: must_empty(passed), cells: cells.iter().map(|c| c.0).collect() })?;
-                    }
+                let kinds = if leg == 0 {
+                    self.first_kinds
                 } else {
-                    let depth = passed.len();
-                    for &(c, nh) in &cells {
-                        self.expand(h0, leg + 1, c, nh, passed)?;
-                        passed.push(c);
+                    self.board.headings[h].kind.bit()
+                };
+                for bend in bends {
+                    let (cells, returns) = slide(
+                        self.board,
+                        self.geo,
+                        avoid,
+                        kinds,
+                        self.origin,
+                        cell,
+                        h,
+                        bend,
+                    );
+                    if last {
+                        if !cells.is_empty() {
+                            let mut f = self.flags | ray::SLIDE;
+                            if returns {
+                                f |= ray::RETURNS;
+                            }
+                            self.emit(PathRay {
+                                flags: f,
+                                heading: h0,
+                                must_empty: must_empty(passed),
+                                cells: cells.iter().map(|c| c.0).collect(),
+                            })?;
+                        }
+                    } else {
+                        let depth = passed.len();
+                        for &(c, nh) in &cells {
+                            self.expand(h0, leg + 1, c, nh, passed)?;
+                            passed.push(c);
+                        }
+                        passed.truncate(depth);
                     }
-                    passed.truncate(depth);
                 }
             } else if let Some((c, nh)) = avoid.step(self.geo, cell, h) {
                 if last {
@@ -319,7 +486,15 @@ pub fn lower(v: &Variant) -> Tables {
         kinds: v
             .pieces
             .iter()
-            .map(|p| KindInfo { name: p.name.clone(), symbol: p.symbol, royal: p.royal, resets_clock: p.resets_clock })
+            .map(|p| KindInfo {
+                name: p.name.clone(),
+                symbol: p.symbol,
+                royal: p.royal,
+                resets_clock: p.resets_clock,
+                cannot_check: p.cannot_check,
+                crowns: p.crowns.iter().map(|&c| c as u8).collect(),
+                crowned: p.crowned.map(|(c, k)| (c as u8, k as u8)),
+            })
             .collect(),
         sides: v
             .sides
@@ -328,6 +503,8 @@ pub fn lower(v: &Variant) -> Tables {
                 name: s.name.clone(),
                 team: s.team.clone(),
                 setup: s.setup.iter().map(|&(c, p)| (c as u16, p as u8)).collect(),
+                atop: s.atop.iter().map(|&(c, p)| (c as u16, p as u8)).collect(),
+                hand: s.hand.iter().map(|&p| p as u8).collect(),
                 promotions: s
                     .promotions
                     .iter()
@@ -364,8 +541,22 @@ pub fn lower(v: &Variant) -> Tables {
             stationary_moves: v.rules.stationary_moves,
             fifty_move: v.rules.fifty_move.min(u16::MAX as u32) as u16,
             repetition: v.rules.repetition.min(u8::MAX as u32) as u8,
-            game_end: if v.rules.last_standing { tables::GameEnd::LastStanding } else { tables::GameEnd::FirstMate },
-            eliminated: if v.rules.remove_eliminated { tables::Eliminated::Remove } else { tables::Eliminated::Stay },
+            game_end: if v.rules.last_standing {
+                tables::GameEnd::LastStanding
+            } else {
+                tables::GameEnd::FirstMate
+            },
+            eliminated: if v.rules.remove_eliminated {
+                tables::Eliminated::Remove
+            } else {
+                tables::Eliminated::Stay
+            },
+            bare: v.rules.bare.map(|o| match o {
+                crate::model::Outcome::Draw => tables::Outcome::Draw,
+                crate::model::Outcome::Win => tables::Outcome::Win,
+                crate::model::Outcome::Loss => tables::Outcome::Loss,
+            }),
+            royal_path_unattacked: v.rules.royal_path_unattacked,
         },
         layout: crate::layout::layout(board),
         ..Tables::default()
@@ -396,7 +587,8 @@ pub fn lower(v: &Variant) -> Tables {
                     }
                 }
                 for r in &rays {
-                    if r.flags & ray::CAPTURE != 0 {
+                    // Attacks are what check is made of: a piece that cannot check has none.
+                    if r.flags & ray::CAPTURE != 0 && !piece.cannot_check {
                         record_attacks(r, origin, ck, &mut direct, &mut sequences);
                     }
                     let must_empty = push_cells(&mut pool, &r.must_empty);

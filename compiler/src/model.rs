@@ -187,6 +187,14 @@ pub struct Piece {
     pub symbol: char,
     pub royal: bool,
     pub resets_clock: bool,
+    /// `cannot-check`: never attacks a royal piece (gives no check, may not capture one).
+    pub cannot_check: bool,
+    /// `crowns ...`: the kinds that can carry this piece (it enters from the hand onto one of
+    /// them); empty for pieces that stand on the board themselves.
+    pub crowns: Vec<PieceId>,
+    /// For a piece the frontend derives, one per carrier and crown: `(carrier, crown)`. It moves
+    /// as the carrier and is royal as the crown is.
+    pub crowned: Option<(PieceId, PieceId)>,
     pub rules: Vec<MoveRule>,
     /// The piece's own step function, when some seams apply to it alone (`seam ... for PIECE`).
     pub geometry: Option<OwnGeometry>,
@@ -216,6 +224,14 @@ pub struct MoveRule {
     pub first_avoid: u32,
     /// Cells the first leg may not enter (`avoid ZONE`), sorted.
     pub first_avoid_cells: Vec<CellId>,
+    /// `bending ...` on the first leg: per step after the first, the turns from straight on
+    /// (alternatives per step; cycled). Empty: straight on.
+    pub first_bending: Vec<Vec<i32>>,
+    /// `distance N by GROUP`: the rule is a leap to every cell exactly N steps away along these
+    /// headings (then `first` and `legs` are unused).
+    pub distance: Option<(u32, Vec<HeadingId>)>,
+    /// `onto ...`: per side, the only cells the rule's moves may end on (`None`: any cell).
+    pub onto: Option<Vec<Vec<CellId>>>,
     /// The legs after the first.
     pub legs: Vec<Leg>,
     /// `on ...`: per side, the only cells the rule applies from (`None`: every cell).
@@ -240,6 +256,8 @@ pub struct Leg {
     pub avoid: u32,
     /// Cells this leg may not enter (`avoid ZONE`), sorted.
     pub avoid_cells: Vec<CellId>,
+    /// `bending ...` (slides only): as [`MoveRule::first_bending`].
+    pub bending: Vec<Vec<i32>>,
 }
 
 #[derive(Debug, Clone)]
@@ -251,6 +269,10 @@ pub struct Side {
     /// there (none where it is undefined, several where a derived direction ties).
     pub directions: Vec<Vec<Vec<HeadingId>>>,
     pub setup: Vec<(CellId, PieceId)>,
+    /// `atop`: pieces standing on top of setup pieces of the side (stacks of two).
+    pub atop: Vec<(CellId, PieceId)>,
+    /// `hand`: pieces off the board at the start (pieces that `crowns` others).
+    pub hand: Vec<PieceId>,
     pub promotions: Vec<Promotion>,
     pub castles: Vec<Castle>,
 }
@@ -302,6 +324,10 @@ pub struct Rules {
     pub last_standing: bool,
     /// An eliminated side's pieces leave the board (`true`, `remove`) or stay inert (`stay`).
     pub remove_eliminated: bool,
+    /// `bare`: the result for a side left with royal pieces only (`None`: play on).
+    pub bare: Option<Outcome>,
+    /// `royal-path unattacked`: a royal piece may not pass an attacked cell on its way.
+    pub royal_path_unattacked: bool,
 }
 
 impl Default for Rules {
@@ -313,6 +339,8 @@ impl Default for Rules {
             repetition: 3,
             last_standing: true,
             remove_eliminated: true,
+            bare: None,
+            royal_path_unattacked: false,
         }
     }
 }

@@ -293,7 +293,18 @@ pub struct Piece {
     pub symbol: Name,
     pub royal: Option<Span>,
     pub resets_clock: Option<Span>,
+    /// `cannot-check`: the piece never attacks a royal piece.
+    pub cannot_check: Option<Span>,
+    /// `crowns KINDS`: the piece enters from the hand onto an own piece of these kinds.
+    pub crowns: Vec<Crowns>,
     pub rules: Vec<Rule>,
+}
+
+/// `crowns R B N`.
+#[derive(Debug, Clone)]
+pub struct Crowns {
+    pub span: Span,
+    pub carriers: Vec<Name>,
 }
 
 /// `MODIFIER* LEG (then LEG)*`.
@@ -304,6 +315,8 @@ pub struct Rule {
     pub legs: Vec<Leg>,
     /// `on { CELLS }` or `on ZONE`: the cells the rule applies from.
     pub on: Option<RuleOn>,
+    /// `onto ZONE`: the cells the rule's moves may end on.
+    pub onto: Option<Zone>,
 }
 
 /// The cells a rule applies from.
@@ -319,6 +332,8 @@ pub enum OnTarget {
     Cells { span: Span, cells: Vec<Name> },
     /// `on NAME`: the side's zone of that name.
     Zone(Name),
+    /// `on sides 5` (any zone form).
+    Form(Zone),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -361,6 +376,8 @@ pub struct Leg {
     /// The `step`/`slide` keyword.
     pub keyword: Span,
     pub dirs: LegDirs,
+    /// `bending K...`: the turns a slide makes after its first step, one per step in turn.
+    pub bending: Option<Bending>,
     /// `avoid ...`: seams this leg may not step across.
     pub avoid: Vec<Name>,
     /// `avoid ZONE` (a zone form): cells this leg may not enter.
@@ -374,6 +391,20 @@ pub enum LegDirs {
     Straight(Span),
     Turn(Turn),
     Dirs(Dirs),
+    /// `distance N [by GROUP]`: every cell exactly N steps away (a whole rule of its own).
+    Distance {
+        span: Span,
+        steps: Int,
+        by: Option<DirSet>,
+    },
+}
+
+/// `bending +2 -2`: per step after the first, the turn from straight on (cycled); each amount
+/// may have alternatives (`+-2`), every combination giving its own slide.
+#[derive(Debug, Clone)]
+pub struct Bending {
+    pub span: Span,
+    pub amounts: Vec<Turn>,
 }
 
 #[derive(Debug, Clone)]
@@ -416,6 +447,13 @@ pub enum SideStmt {
     /// `zone NAME ZONE`: a named set of cells of the side.
     Zone { span: Span, name: Name, zone: Zone },
     Setup(Setup),
+    /// `atop { ... }`: pieces on top of the setup's pieces.
+    Atop(Setup),
+    /// `hand { K }`: pieces off the board at the start.
+    Hand {
+        span: Span,
+        symbols: Vec<Name>,
+    },
     Promote(Promote),
     Castle(Castle),
     /// `team NAME`.
@@ -558,11 +596,19 @@ pub struct Setting {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SettingKind {
     Stalemate(Outcome),
-    StationaryMoves { allowed: bool },
+    StationaryMoves {
+        allowed: bool,
+    },
     FiftyMove(Int),
     Repetition(Int),
     GameEnd(GameEnd),
     Eliminated(Eliminated),
+    /// `bare OUTCOME` (for the side left with royal pieces only), `None` for `bare ignored`.
+    Bare(Option<Outcome>),
+    /// `royal-path unattacked` (true) or `any`.
+    RoyalPath {
+        unattacked: bool,
+    },
 }
 
 /// `game-end`: what a side with no legal move means while three or more teams are in the game.
@@ -588,6 +634,8 @@ impl SettingKind {
             SettingKind::Repetition(_) => "repetition",
             SettingKind::GameEnd(_) => "game-end",
             SettingKind::Eliminated(_) => "eliminated",
+            SettingKind::Bare(_) => "bare",
+            SettingKind::RoyalPath { .. } => "royal-path",
         }
     }
 }

@@ -246,6 +246,17 @@ fn describe_rule(rule: Rule) -> &'static str {
         Rule::kw_eliminated | Rule::eliminated => "`eliminated`",
         Rule::game_end_kind => "`last-standing` or `first-mate`",
         Rule::eliminated_kind => "`remove` or `stay`",
+        Rule::kw_cannot_check | Rule::cannot_check => "`cannot-check`",
+        Rule::kw_crowns | Rule::crowns => "`crowns`",
+        Rule::kw_bending | Rule::bending => "`bending`",
+        Rule::kw_distance | Rule::distance_leg => "`distance`",
+        Rule::kw_onto | Rule::rule_onto => "`onto`",
+        Rule::kw_atop | Rule::atop => "`atop`",
+        Rule::kw_hand | Rule::hand => "`hand`",
+        Rule::kw_bare | Rule::bare => "`bare`",
+        Rule::bare_outcome => "`draw`, `win`, `loss` or `ignored`",
+        Rule::kw_royal_path | Rule::royal_path => "`royal-path`",
+        Rule::royal_path_kind => "`unattacked` or `any`",
         Rule::kw_and => "`and`",
         Rule::kw_or => "`or`",
         Rule::kw_not => "`not`",
@@ -396,6 +407,15 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_or
             | Rule::kw_not
             | Rule::kw_mod
+            | Rule::kw_cannot_check
+            | Rule::kw_crowns
+            | Rule::kw_bending
+            | Rule::kw_distance
+            | Rule::kw_onto
+            | Rule::kw_atop
+            | Rule::kw_hand
+            | Rule::kw_bare
+            | Rule::kw_royal_path
     )
 }
 
@@ -749,17 +769,33 @@ fn build_piece(pair: Pair<Rule>) -> Result<Piece, SyntaxError> {
     let symbol = c.name()?;
     let mut royal = None;
     let mut resets_clock = None;
+    let mut cannot_check = None;
+    let mut crowns = Vec::new();
     let mut rules = Vec::new();
     for child in c.rest() {
         let child_span = span_of(&child);
         match child.as_rule() {
             Rule::royal => royal = Some(child_span),
             Rule::resets_clock => resets_clock = Some(child_span),
+            Rule::cannot_check => cannot_check = Some(child_span),
+            Rule::crowns => crowns.push(Crowns {
+                span: child_span,
+                carriers: Children::of(child).rest().map(|p| name_of(&p)).collect(),
+            }),
             Rule::piece_rule => rules.push(build_rule(child)?),
             _ => return Err(internal(child_span)),
         }
     }
-    Ok(Piece { span, name, symbol, royal, resets_clock, rules })
+    Ok(Piece {
+        span,
+        name,
+        symbol,
+        royal,
+        resets_clock,
+        cannot_check,
+        crowns,
+        rules,
+    })
 }
 
 fn build_rule(pair: Pair<Rule>) -> Result<Rule_, SyntaxError> {
@@ -767,6 +803,7 @@ fn build_rule(pair: Pair<Rule>) -> Result<Rule_, SyntaxError> {
     let mut modifiers = Vec::new();
     let mut legs = Vec::new();
     let mut on = None;
+    let mut onto = None;
     for child in Children::of(pair).rest() {
         let child_span = span_of(&child);
         match child.as_rule() {
@@ -784,6 +821,25 @@ fn build_rule(pair: Pair<Rule>) -> Result<Rule_, SyntaxError> {
                 modifiers.push(Modifier { span: child_span, kind });
             }
             Rule::leg => legs.push(build_leg(child)?),
+            Rule::distance_leg => {
+                let mut dc = Children::of(child);
+                let steps = int_of(&dc.next()?)?;
+                let by = dc.rest().next().map(build_dir_set);
+                legs.push(Leg {
+                    span: child_span,
+                    slides: false,
+                    keyword: child_span,
+                    dirs: LegDirs::Distance {
+                        span: child_span,
+                        steps,
+                        by,
+                    },
+                    bending: None,
+                    avoid: Vec::new(),
+                    avoid_cells: None,
+                });
+            }
+            Rule::rule_onto => onto = Some(build_zone(Children::of(child).next()?)?),
             Rule::rule_on => {
                 let inner = Children::of(child).next()?;
                 let target = match inner.as_rule() {
@@ -791,14 +847,21 @@ fn build_rule(pair: Pair<Rule>) -> Result<Rule_, SyntaxError> {
                         span: span_of(&inner),
                         cells: Children::of(inner).rest().map(|p| name_of(&p)).collect(),
                     },
-                    _ => OnTarget::Zone(name_of(&inner)),
+                    Rule::ident => OnTarget::Zone(name_of(&inner)),
+                    _ => OnTarget::Form(build_zone(inner)?),
                 };
                 on = Some(RuleOn { span: child_span, target });
             }
             _ => return Err(internal(child_span)),
         }
     }
-    Ok(Rule_ { span, modifiers, legs, on })
+    Ok(Rule_ {
+        span,
+        modifiers,
+        legs,
+        on,
+        onto,
+    })
 }
 
 /// The AST's piece rule; named apart from pest's generated `Rule` enum.
@@ -833,6 +896,20 @@ fn build_leg(pair: Pair<Rule>) -> Result<Leg, SyntaxError> {
         }
         _ => return Err(internal(span_of(&what))),
     };
+    let bending = match c.next_if(Rule::bending) {
+        Some(b) => {
+            let bspan = span_of(&b);
+            let mut amounts = Vec::new();
+            for a in Children::of(b).rest() {
+                amounts.push(turn_of(a)?);
+            }
+            Some(Bending {
+                span: bspan,
+                amounts,
+            })
+        }
+        None => None,
+    };
     let (mut avoid, mut avoid_cells) = (Vec::new(), None);
     if let Some(a) = c.next_if(Rule::avoid) {
         let inner = Children::of(a).next()?;
@@ -842,26 +919,45 @@ fn build_leg(pair: Pair<Rule>) -> Result<Leg, SyntaxError> {
             _ => avoid_cells = Some(build_zone(inner)?),
         }
     }
-    Ok(Leg { span, slides, keyword, dirs, avoid, avoid_cells })
+    Ok(Leg {
+        span,
+        slides,
+        keyword,
+        dirs,
+        bending,
+        avoid,
+        avoid_cells,
+    })
 }
 
 fn build_turn(pair: Pair<Rule>) -> Result<Turn, SyntaxError> {
     let span = span_of(&pair);
     let amount = Children::of(pair).next()?;
+    Ok(Turn {
+        span,
+        amounts: turn_of(amount)?.amounts,
+    })
+}
+
+/// A `turn_amount` (`+1`, `-2`, `+-1`, `3`) as a turn of its own span.
+fn turn_of(amount: Pair<Rule>) -> Result<Turn, SyntaxError> {
+    let span = span_of(&amount);
     let text = amount.as_str();
-    let aspan = span_of(&amount);
-    let (signs, digits): (&[i64], &str) = if let Some(d) = text.strip_prefix("+-").or_else(|| text.strip_prefix("-+")) {
-        (&[1, -1], d)
-    } else if let Some(d) = text.strip_prefix('+') {
-        (&[1], d)
-    } else if let Some(d) = text.strip_prefix('-') {
-        (&[-1], d)
-    } else {
-        (&[1], text)
-    };
-    let magnitude: i64 = digits
-        .parse()
-        .map_err(|_| SyntaxError { span: aspan, message: format!("the turn `{text}` is too large") })?;
+    let aspan = span;
+    let (signs, digits): (&[i64], &str) =
+        if let Some(d) = text.strip_prefix("+-").or_else(|| text.strip_prefix("-+")) {
+            (&[1, -1], d)
+        } else if let Some(d) = text.strip_prefix('+') {
+            (&[1], d)
+        } else if let Some(d) = text.strip_prefix('-') {
+            (&[-1], d)
+        } else {
+            (&[1], text)
+        };
+    let magnitude: i64 = digits.parse().map_err(|_| SyntaxError {
+        span: aspan,
+        message: format!("the turn `{text}` is too large"),
+    })?;
     let mut amounts: Vec<i64> = signs.iter().map(|s| s * magnitude).collect();
     amounts.dedup();
     Ok(Turn { span, amounts })
@@ -896,6 +992,23 @@ fn build_side(pair: Pair<Rule>) -> Result<Side, SyntaxError> {
                 }
                 SideStmt::Setup(Setup { span: sspan, groups })
             }
+            Rule::atop => {
+                let mut groups = Vec::new();
+                for group in Children::of(stmt).rest() {
+                    let mut gc = Children::of(group);
+                    let symbol = gc.name()?;
+                    let cells = gc.rest().map(|p| name_of(&p)).collect();
+                    groups.push(SetupGroup { symbol, cells });
+                }
+                SideStmt::Atop(Setup {
+                    span: sspan,
+                    groups,
+                })
+            }
+            Rule::hand => SideStmt::Hand {
+                span: sspan,
+                symbols: Children::of(stmt).rest().map(|p| name_of(&p)).collect(),
+            },
             Rule::promote => {
                 let mut pc = Children::of(stmt);
                 let piece = pc.name()?;
@@ -1039,6 +1152,16 @@ fn build_rules(pair: Pair<Rule>) -> Result<Rules, SyntaxError> {
                 "stay" => Eliminated::Stay,
                 _ => return Err(internal(sspan)),
             }),
+            Rule::bare => SettingKind::Bare(match value.as_str() {
+                "draw" => Some(Outcome::Draw),
+                "win" => Some(Outcome::Win),
+                "loss" => Some(Outcome::Loss),
+                "ignored" => None,
+                _ => return Err(internal(sspan)),
+            }),
+            Rule::royal_path => SettingKind::RoyalPath {
+                unattacked: value.as_str() == "unattacked",
+            },
             _ => return Err(internal(sspan)),
         };
         settings.push(Setting { span: sspan, kind });

@@ -227,6 +227,7 @@ fn info<B: CellSet>(g: &Game<B>, pos: &Position<B>, m: Move) -> MoveInfo {
             MoveKind::EnPassant => "en-passant",
             MoveKind::Castle => "castle",
             MoveKind::Stationary => "stationary",
+            MoveKind::Crown => "crown",
         },
     }
 }

@@ -18,8 +18,9 @@ use crate::tables::{
 /// First four bytes of every table file.
 pub const MAGIC: [u8; 4] = *b"ORBT";
 /// The layout this build writes. Any layout change bumps it.
-pub const FORMAT_VERSION: u16 = 6;
-/// The oldest version this build still reads: version 5 is version 6 without the sides' teams
+pub const FORMAT_VERSION: u16 = 7;
+/// The oldest version this build still reads: version 6 is version 7 without the stacks section
+/// (no stacks, crowning, hands or pieces that give no check), version 5 is version 6 without the sides' teams
 /// (each side its own team) and the `game-end` and `eliminated` rules (read as their defaults),
 /// version 4 is version 5 without the views' labels (read as none), version 3 version 4 without
 /// the `layout` section (read as `None`).
@@ -236,6 +237,35 @@ impl Tables {
         }
         w.u8(self.rules.game_end as u8);
         w.u8(self.rules.eliminated as u8);
+        // Version 7: the stacks section (pieces that give no check, crowning, stacks, hands, and
+        // the rules on bare royals and royal paths).
+        for k in &self.kinds {
+            w.u8(k.cannot_check as u8);
+            w.count(k.crowns.len());
+            w.bytes(&k.crowns);
+            match k.crowned {
+                Some((carrier, crown)) => {
+                    w.u8(1);
+                    w.u8(carrier);
+                    w.u8(crown);
+                }
+                None => w.u8(0),
+            }
+        }
+        for s in &self.sides {
+            w.count(s.atop.len());
+            for &(cell, kind) in &s.atop {
+                w.u16(cell);
+                w.u8(kind);
+            }
+            w.count(s.hand.len());
+            w.bytes(&s.hand);
+        }
+        w.u8(match self.rules.bare {
+            None => 0,
+            Some(o) => 1 + o as u8,
+        });
+        w.u8(self.rules.royal_path_unattacked as u8);
 
         let payload = w.0;
         let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
@@ -431,8 +461,42 @@ impl Tables {
         }
 
         for (k, kind) in self.kinds.iter().enumerate() {
+            let field = || format!("kind {k} ({})", kind.name);
             check_letter(&|| format!("kind {k} ({}) symbol", kind.name), kind.symbol)?;
-            if let Some(j) = self.kinds[..k].iter().position(|o| o.symbol == kind.symbol) {
+            kind.crowns
+                .iter()
+                .try_for_each(|&c| check_kind(&field, c))?;
+            if kind
+                .crowns
+                .iter()
+                .any(|&c| !self.kinds[c as usize].crowns.is_empty())
+            {
+                return Err(invalid(field(), "a carrier of it is itself carried"));
+            }
+            if let Some((carrier, crown)) = kind.crowned {
+                check_kind(&field, carrier)?;
+                check_kind(&field, crown)?;
+                let (c, k2) = (&self.kinds[carrier as usize], &self.kinds[crown as usize]);
+                if !k2.crowns.contains(&carrier) || c.crowned.is_some() || c.symbol != kind.symbol {
+                    return Err(invalid(
+                        field(),
+                        format!(
+                            "crowned kind of {} and {} that does not match them",
+                            c.name, k2.name
+                        ),
+                    ));
+                }
+                continue;
+            }
+            for &c in &kind.crowns {
+                if !self.kinds.iter().any(|o| o.crowned == Some((c, k as u8))) {
+                    return Err(invalid(field(), format!("no crowned kind for carrier {c}")));
+                }
+            }
+            if let Some(j) = self.kinds[..k]
+                .iter()
+                .position(|o| o.symbol == kind.symbol && o.crowned.is_none())
+            {
                 return Err(invalid(
                     format!("kind {k} ({}) symbol", kind.name),
                     format!("{:?} is also the symbol of kind {j} ({})", kind.symbol, self.kinds[j].name),
@@ -449,6 +513,44 @@ impl Tables {
                 if std::mem::replace(&mut occupied[cell as usize], true) {
                     return Err(invalid(field(), format!("cell {} is set up twice", cell_name(cell))));
                 }
+            }
+            let stack_field = || format!("side {s} ({}) atop", side.name);
+            for (i, &(cell, kind)) in side.atop.iter().enumerate() {
+                check_cell(&stack_field, cell)?;
+                check_kind(&stack_field, kind)?;
+                if !side.setup.iter().any(|&(c, _)| c == cell)
+                    || side.atop[..i].iter().any(|&(c, _)| c == cell)
+                {
+                    return Err(invalid(
+                        stack_field(),
+                        format!(
+                            "cell {} holds no setup piece of the side, or two pieces atop",
+                            cell_name(cell)
+                        ),
+                    ));
+                }
+                if !self.kinds[kind as usize].crowns.is_empty() {
+                    return Err(invalid(
+                        stack_field(),
+                        "a crowning kind stands atop a piece",
+                    ));
+                }
+            }
+            for &kind in &side.hand {
+                let field = || format!("side {s} ({}) hand", side.name);
+                check_kind(&field, kind)?;
+                if self.kinds[kind as usize].crowns.is_empty() {
+                    return Err(invalid(
+                        field(),
+                        "a kind that crowns no piece is in the hand",
+                    ));
+                }
+            }
+            if (!side.atop.is_empty() || !side.hand.is_empty()) && self.sides.len() != 2 {
+                return Err(invalid(
+                    stack_field(),
+                    "stacks and hands need a game of two sides",
+                ));
             }
             for (p, promo) in side.promotions.iter().enumerate() {
                 let field = || format!("side {s} ({}) promotion {p}", side.name);
@@ -841,6 +943,9 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
             symbol,
             royal: flags & KIND_ROYAL != 0,
             resets_clock: flags & KIND_RESETS_CLOCK != 0,
+            cannot_check: false,
+            crowns: Vec::new(),
+            crowned: None,
         });
     }
 
@@ -873,7 +978,15 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
             let fen = if r.bool(&fen_field)? { Some(r.char(&fen_field)?) } else { None };
             castles.push(CastleInfo { name, king_from, king_to, rook_from, rook_to, empty, safe, fen });
         }
-        sides.push(SideInfo { name, team, setup, promotions, castles });
+        sides.push(SideInfo {
+            name,
+            team,
+            setup,
+            atop: Vec::new(),
+            hand: Vec::new(),
+            promotions,
+            castles,
+        });
     }
 
     r.section = "rules";
@@ -942,12 +1055,75 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
             b => return Err(invalid("rules eliminated", format!("byte is {b}; it must be 0 (remove) or 1 (stay)"))),
         };
     }
+    // Version 7 adds the stacks section.
+    if version >= 7 {
+        r.section = "stacks";
+        for (k, kind) in kinds.iter_mut().enumerate() {
+            kind.cannot_check = match r.u8()? {
+                0 => false,
+                1 => true,
+                b => {
+                    return Err(invalid(
+                        format!("kind {k} cannot_check"),
+                        format!("byte is {b}; it must be 0 or 1"),
+                    ))
+                }
+            };
+            let n = r.count(1)?;
+            kind.crowns = (0..n)
+                .map(|_| r.u8())
+                .collect::<Result<Vec<_>, FormatError>>()?;
+            kind.crowned = match r.u8()? {
+                0 => None,
+                1 => Some((r.u8()?, r.u8()?)),
+                b => {
+                    return Err(invalid(
+                        format!("kind {k} crowned"),
+                        format!("byte is {b}; it must be 0 or 1"),
+                    ))
+                }
+            };
+        }
+        for side in sides.iter_mut() {
+            let n = r.count(3)?;
+            side.atop = (0..n)
+                .map(|_| Ok((r.u16()?, r.u8()?)))
+                .collect::<Result<Vec<_>, FormatError>>()?;
+            let n = r.count(1)?;
+            side.hand = (0..n)
+                .map(|_| r.u8())
+                .collect::<Result<Vec<_>, FormatError>>()?;
+        }
+        rules.bare = match r.u8()? {
+            0 => None,
+            1 => Some(Outcome::Draw),
+            2 => Some(Outcome::Win),
+            3 => Some(Outcome::Loss),
+            b => {
+                return Err(invalid(
+                    "rules bare",
+                    format!("byte is {b}; it must be 0 (ignored) to 3 (loss)"),
+                ))
+            }
+        };
+        rules.royal_path_unattacked = match r.u8()? {
+            0 => false,
+            1 => true,
+            b => {
+                return Err(invalid(
+                    "rules royal_path",
+                    format!("byte is {b}; it must be 0 or 1"),
+                ))
+            }
+        };
+    }
 
     let extra = r.bytes.len() - r.pos;
     if extra != 0 {
         return Err(FormatError::TrailingBytes {
             after: match version {
-                6.. => "players section (the last of the payload)",
+                7.. => "stacks section (the last of the payload)",
+                6 => "players section (the last of the payload)",
                 4 | 5 => "layout section (the last of the payload)",
                 _ => "masks section (the last of the payload)",
             },

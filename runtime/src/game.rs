@@ -90,6 +90,14 @@ pub struct Game<B> {
     /// Whether sides can be eliminated: three or more teams under `game-end last-standing`. Only
     /// then does `make` look for a side that has to go out.
     pub eliminations: bool,
+    /// Whether positions can hold stacks or pieces in the hand (`atop`, `hand`): only then do
+    /// royal sets look beneath the top pieces and legality take the slow paths for stacks.
+    pub stacks: bool,
+    /// Per colored kind: it never attacks a royal piece (`cannot-check`).
+    pub no_check: Vec<bool>,
+    pub any_no_check: bool,
+    /// Per `(carrier kind, crown kind)` (kinds, not colored): the crowned kind.
+    pub crowned: Vec<(u8, u8, u8)>,
     pub zobrist: Zobrist,
 }
 
@@ -108,6 +116,10 @@ pub struct Zobrist {
     pub castle: Vec<u64>,
     /// Per side, while it is out of the game (eliminated).
     pub out: Vec<u64>,
+    /// Per `ck * cells + cell`, for a hidden piece beneath the top one.
+    pub under: Vec<u64>,
+    /// Per colored kind, times the number held in the hand.
+    pub hand: Vec<u64>,
 }
 
 fn splitmix(state: &mut u64) -> u64 {
@@ -211,6 +223,8 @@ impl<B: CellSet> Game<B> {
             ep: keys(cells, &mut seed),
             castle: Vec::new(),
             out: Vec::new(),
+            under: Vec::new(),
+            hand: Vec::new(),
         };
         // Whether a piece has moved belongs to the position (for repetition) only where a rule
         // depends on it: setup cells of kinds with `initial` moves here, castling rights below.
@@ -235,6 +249,26 @@ impl<B: CellSet> Game<B> {
         }
         zobrist.castle = (0..castle_cells.len()).map(|_| splitmix(&mut seed)).collect();
         zobrist.out = keys(sides, &mut seed);
+        let stacks = tables
+            .sides
+            .iter()
+            .any(|s| !s.atop.is_empty() || !s.hand.is_empty());
+        if stacks {
+            zobrist.under = keys(sides * kinds * cells, &mut seed);
+            zobrist.hand = keys(sides * kinds, &mut seed);
+        } else {
+            zobrist.hand = vec![0; sides * kinds];
+        }
+        let no_check: Vec<bool> = (0..sides * kinds)
+            .map(|ck| tables.kinds[ck % kinds].cannot_check)
+            .collect();
+        let any_no_check = no_check.iter().any(|&b| b);
+        let crowned = tables
+            .kinds
+            .iter()
+            .enumerate()
+            .filter_map(|(t, k)| k.crowned.map(|(c, r)| (c, r, t as u8)))
+            .collect();
         // Who could take en passant on each cell: an en passant only belongs to the position when
         // someone can take it.
         let mut ep_capturers: Vec<Vec<(u8, B)>> = vec![Vec::new(); cells];
@@ -274,6 +308,10 @@ impl<B: CellSet> Game<B> {
         let opponents = (0..sides).map(|s| (0..sides).filter(|&o| team[o] != team[s]).collect()).collect();
         let eliminations = team_sides.len() >= 3 && tables.rules.game_end == GameEnd::LastStanding;
         Game {
+            stacks,
+            no_check,
+            any_no_check,
+            crowned,
             team,
             team_sides,
             opponents,
@@ -342,6 +380,19 @@ impl<B: CellSet> Game<B> {
     /// The name of `side`'s team.
     pub fn team_name(&self, side: usize) -> &str {
         &self.tables.sides[side].team
+    }
+
+    /// The colored kind a piece of colored kind `carrier` becomes when colored kind `crown`
+    /// crowns it (a validated table has it for every carrier the crown names).
+    pub fn crowned_twin(&self, carrier: usize, crown: usize) -> usize {
+        let side = carrier / self.kinds;
+        let (c, k) = ((carrier % self.kinds) as u8, (crown % self.kinds) as u8);
+        let twin = self
+            .crowned
+            .iter()
+            .find(|&&(a, b, _)| a == c && b == k)
+            .map_or(0, |&(_, _, t)| t);
+        side * self.kinds + twin as usize
     }
 
     pub fn symbol(&self, kind: usize) -> char {

@@ -158,6 +158,16 @@ fn write_all(out: &mut String, t: &Tables) -> std::fmt::Result {
         if kind.resets_clock {
             write!(out, " resets-clock")?;
         }
+        if kind.cannot_check {
+            write!(out, " cannot-check")?;
+        }
+        if !kind.crowns.is_empty() {
+            let carriers: Vec<String> = kind.crowns.iter().map(|&k| names.kind(k)).collect();
+            write!(out, " crowns {}", carriers.join(" "))?;
+        }
+        if let Some((carrier, crown)) = kind.crowned {
+            write!(out, " (crowned: {} carrying {})", names.kind(carrier), names.kind(crown))?;
+        }
         writeln!(out)?;
     }
 
@@ -171,6 +181,14 @@ fn write_all(out: &mut String, t: &Tables) -> std::fmt::Result {
         let setup: Vec<String> =
             side.setup.iter().map(|&(c, k)| format!("{} {}", names.kind(k), names.cell(c))).collect();
         writeln!(out, "    setup: {}", setup.join(", "))?;
+        if !side.atop.is_empty() {
+            let atop: Vec<String> = side.atop.iter().map(|&(c, k)| format!("{} {}", names.kind(k), names.cell(c))).collect();
+            writeln!(out, "    atop: {}", atop.join(", "))?;
+        }
+        if !side.hand.is_empty() {
+            let hand: Vec<String> = side.hand.iter().map(|&k| names.kind(k)).collect();
+            writeln!(out, "    hand: {}", hand.join(", "))?;
+        }
         for p in &side.promotions {
             let choices: Vec<String> = p.choices.iter().map(|&k| names.kind(k)).collect();
             writeln!(
@@ -218,6 +236,15 @@ fn write_all(out: &mut String, t: &Tables) -> std::fmt::Result {
             Eliminated::Stay => "stay",
         }
     )?;
+    if r.bare.is_some() || r.royal_path_unattacked {
+        let bare = match r.bare {
+            None => "ignored",
+            Some(Outcome::Draw) => "draw",
+            Some(Outcome::Win) => "win",
+            Some(Outcome::Loss) => "loss",
+        };
+        writeln!(out, "       bare {bare}, royal-path {}", if r.royal_path_unattacked { "unattacked" } else { "any" })?;
+    }
 
     writeln!(out, "rays:")?;
     let n_ck = n_kinds * t.sides.len();
@@ -332,7 +359,7 @@ mod tests {
             step: vec![(b, 0), (b, 0), (NO_CELL, 0), (a, 1)],
             transit: vec![],
             aliases: vec![],
-            kinds: vec![KindInfo { name: "King".into(), symbol: 'K', royal: true, resets_clock: false }],
+            kinds: vec![KindInfo { name: "King".into(), symbol: 'K', royal: true, resets_clock: false, ..Default::default() }],
             sides: vec![
                 SideInfo {
                     name: "white".into(),
@@ -349,8 +376,9 @@ mod tests {
                         safe: vec![a, b],
                         fen: Some('K'),
                     }],
+                    ..Default::default()
                 },
-                SideInfo { name: "black".into(), team: "black".into(), setup: vec![(b, 0)], promotions: vec![], castles: vec![] },
+                SideInfo { name: "black".into(), team: "black".into(), setup: vec![(b, 0)], promotions: vec![], castles: vec![], ..Default::default() },
             ],
             rules: RulesInfo::default(),
             // white King on a: 1 ray; everything else: none.

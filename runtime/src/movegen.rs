@@ -11,7 +11,7 @@
 
 use crate::bits::CellSet;
 use crate::game::Game;
-use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
+use crate::position::{Move, MoveKind, Position, CROWN_HIDDEN, NO_PROMOTION};
 use crate::tables::ray;
 
 /// Pins found for one position: which pieces are pinned and, for as many as fit, the cells they
@@ -50,6 +50,23 @@ impl<B: CellSet> Pins<B> {
 }
 
 impl<B: CellSet> Position<B> {
+    /// Keeps the moves from `start` on that do not leave the mover's royal pieces attacked,
+    /// judged by playing each.
+    fn keep_legal_by_playing(&mut self, game: &Game<B>, out: &mut Vec<Move>, start: usize) {
+        let us = self.to_move;
+        let mut i = start;
+        while i < out.len() {
+            let undo = self.make_move(game, out[i]);
+            let ok = !self.in_check(game, us);
+            self.unmake(game, &undo);
+            if ok {
+                i += 1;
+            } else {
+                out.swap_remove(i);
+            }
+        }
+    }
+
     /// Pieces of the side to move that stand between one of its royal pieces and an enemy line
     /// attacker, with the line segments they may move along.
     pub fn pins(&self, game: &Game<B>, royals: B) -> Pins<B> {
@@ -67,7 +84,8 @@ impl<B: CellSet> Position<B> {
                     }
                     match blocker {
                         None => {
-                            if self.side_at(game, c) != us {
+                            // A stack's top piece never empties its cell by moving: no pin.
+                            if self.side_at(game, c) != us || (game.stacks && self.stacked.has(c)) {
                                 break;
                             }
                             blocker = Some(c);
@@ -126,9 +144,24 @@ impl<B: CellSet> Position<B> {
         let us = self.to_move;
         let own = self.by_side[us];
         let enemy = self.capturable(game);
+        // Pieces that cannot check may not capture a royal piece either.
+        let enemy_unroyal = if game.any_no_check {
+            let mut royal = B::default();
+            for &s in &game.opponents[us] {
+                royal = royal.or(self.royals(game, s));
+            }
+            enemy.and_not(royal)
+        } else {
+            enemy
+        };
         let empty_ok = game.tables.rules.stationary_moves;
         for from in own.iter() {
             let ck = self.board[from] as usize - 1;
+            let enemy = if game.any_no_check && game.no_check[ck] {
+                enemy_unroyal
+            } else {
+                enemy
+            };
             let mut quiet = B::default();
             let mut capture = B::default();
             let mut stationary = false;
@@ -250,11 +283,125 @@ impl<B: CellSet> Position<B> {
         safe
     }
 
+    /// Appends the crowning moves of the side to move: each piece in its hand onto each own
+    /// piece (top or hidden) of a kind that may carry it. Returns whether a royal piece is in the
+    /// hand (then these are its only moves).
+    fn crown_moves(&self, game: &Game<B>, out: &mut Vec<Move>) -> bool {
+        let us = self.to_move;
+        let mut royal_in_hand = false;
+        for k in 0..game.kinds {
+            let ck = us * game.kinds + k;
+            if self.hand[ck] > 0 && game.royal[ck] {
+                royal_in_hand = true;
+            }
+        }
+        for k in 0..game.kinds {
+            let ck = us * game.kinds + k;
+            if self.hand[ck] == 0 || (royal_in_hand && !game.royal[ck]) {
+                continue;
+            }
+            for &carrier in &game.tables.kinds[k].crowns {
+                let carrier_ck = us * game.kinds + carrier as usize;
+                for c in self.by_ck[carrier_ck].iter() {
+                    out.push(Move {
+                        from: c as u16,
+                        to: c as u16,
+                        kind: MoveKind::Crown,
+                        promotion: NO_PROMOTION,
+                        aux: k as u32,
+                    });
+                }
+                for c in self.stacked.and(self.by_side[us]).iter() {
+                    if self.under[c] as usize == carrier_ck + 1 {
+                        out.push(Move {
+                            from: c as u16,
+                            to: c as u16,
+                            kind: MoveKind::Crown,
+                            promotion: NO_PROMOTION,
+                            aux: k as u32 | CROWN_HIDDEN,
+                        });
+                    }
+                }
+            }
+        }
+        royal_in_hand
+    }
+
+    /// With `royal-path unattacked`: whether the royal piece on `from` can reach `to` along one
+    /// of its rays passing only cells no opponent attacks (judged with it lifted off `from`).
+    fn royal_path_safe(&mut self, game: &Game<B>, from: usize, to: usize, us: usize) -> bool {
+        let code = self.board[from];
+        let ck = code as usize - 1;
+        self.board[from] = 0;
+        self.occupied.remove(from);
+        let mut safe = false;
+        for r in game.rays_of(ck, from) {
+            if r.passes && r.must_empty.intersects(self.occupied) {
+                continue;
+            }
+            let cells = game.cells_of(r.cells);
+            let reach = if r.flags & ray::SLIDE != 0 {
+                let mut at = None;
+                for (i, &c) in cells.iter().enumerate() {
+                    if c as usize == to {
+                        at = Some(i);
+                        break;
+                    }
+                    if self.occupied.has(c as usize) {
+                        break;
+                    }
+                }
+                at
+            } else {
+                (cells[0] as usize == to).then_some(0)
+            };
+            let Some(i) = reach else { continue };
+            let ok = if self.occupied.has(to) {
+                r.flags & ray::CAPTURE != 0
+            } else {
+                r.flags & ray::QUIET != 0
+            };
+            if !ok {
+                continue;
+            }
+            let leaps = r.flags & ray::SLIDE == 0 && !r.passes;
+            let passed_safe = leaps
+                || (r
+                    .must_empty
+                    .iter()
+                    .all(|c| !self.attacked_by_enemy(game, c, us))
+                    && (r.flags & ray::SLIDE == 0
+                        || cells[..i]
+                            .iter()
+                            .all(|&c| !self.attacked_by_enemy(game, c as usize, us))));
+            if passed_safe {
+                safe = true;
+                break;
+            }
+        }
+        self.occupied.insert(from);
+        self.board[from] = code;
+        safe
+    }
+
     /// Appends the legal moves of the side to move to `out`.
     pub fn legal_moves(&mut self, game: &Game<B>, out: &mut Vec<Move>) {
         let start = out.len();
-        self.pseudo_moves(game, out);
         let us = self.to_move;
+        // A game over by a bare royal has no moves.
+        if game.tables.rules.bare.is_some() && self.bare_side(game).is_some() {
+            return;
+        }
+        if game.stacks {
+            if self.crown_moves(game, out) {
+                self.keep_legal_by_playing(game, out, start);
+                return;
+            }
+            // Crowning moves (and, below, moves off stacks) are judged by playing them.
+            self.pseudo_moves(game, out);
+        } else {
+            self.pseudo_moves(game, out);
+        }
         let royals = self.royals(game, us);
         if royals.is_empty() {
             return;
@@ -265,9 +412,18 @@ impl<B: CellSet> Position<B> {
         let lone_royal = if royals.count() == 1 { royals.iter().next() } else { None };
         // In check with one royal piece, a plain move of an unpinned piece is legal iff it stops
         // every check; with several royal pieces every move is played.
-        let stops = lone_royal.filter(|_| in_check).map(|r| self.check_stops(game, r, us));
-        let pins = if in_check && stops.is_none() { None } else { Some(self.pins(game, royals)) };
+        let stops = lone_royal
+            .filter(|_| in_check)
+            .map(|r| self.check_stops(game, r, us));
+        let pins = if in_check && stops.is_none() {
+            None
+        } else {
+            Some(self.pins(game, royals))
+        };
+        // A move off a stack leaves its cell occupied, so it uncovers no line: unless the hidden
+        // piece is royal (then the cell is in `royals`), it is judged as any unpinned move.
         let suspect = pins.as_ref().map(|p| p.pinned.or(royals));
+        let royal_path = game.tables.rules.royal_path_unattacked;
         let mut i = start;
         while i < out.len() {
             let mv = out[i];
@@ -275,8 +431,22 @@ impl<B: CellSet> Position<B> {
                 None => true,
                 Some(s) => s.has(mv.from as usize) || !matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget),
             };
+            let from = mv.from as usize;
             let legal = if !test {
                 stops.is_none_or(|s| s.has(mv.to as usize))
+            } else if game.stacks && (self.stacked.has(from) || mv.kind == MoveKind::Crown) {
+                // The cell stays occupied when its top piece leaves (the hidden one is
+                // uncovered, and may be royal): judged by playing the move.
+                let undo = self.make_move(game, mv);
+                let ok = !self.in_check(game, us);
+                self.unmake(game, &undo);
+                ok
+            } else if royal_path
+                && mv.kind == MoveKind::Normal
+                && royals.has(from)
+                && !self.royal_path_safe(game, from, mv.to as usize, us)
+            {
+                false
             } else if mv.kind == MoveKind::Stationary {
                 !in_check
             } else if lone_royal == Some(mv.from as usize) && mv.kind == MoveKind::Normal && mv.promotion == NO_PROMOTION {

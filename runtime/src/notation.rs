@@ -326,16 +326,25 @@ impl<B: CellSet> Position<B> {
             let list = |v: &str| -> Vec<String> { v.split(',').filter(|s| !s.is_empty()).map(String::from).collect() };
             if let Some(side) = game.tables.sides.iter().position(|s| s.name == key) {
                 for item in list(value) {
-                    let mut chars = item.chars();
-                    let sym = chars.next().unwrap_or(' ');
-                    let Some(kind) = Self::kind_by_symbol(game, sym).filter(|_| sym.is_ascii_uppercase()) else {
-                        return err(format!("'{item}': '{sym}' is not a piece symbol"));
+                    let (top, rest) = Self::read_piece(game, &item, &item)?;
+                    let (hidden, rest) = match rest.strip_prefix('/') {
+                        Some(r) => {
+                            let (k, r) = Self::read_piece(game, &item, r)?;
+                            (Some(k), r)
+                        }
+                        None => (None, rest),
                     };
-                    let c = cell(chars.as_str())? as usize;
+                    let c = cell(rest)? as usize;
                     if pos.board[c] != 0 {
                         return err(format!("two pieces on {}", game.cell_name(c as u16)));
                     }
-                    pos.put(game, c, side * game.kinds + kind);
+                    pos.put(game, c, side * game.kinds + top);
+                    if let Some(k) = hidden {
+                        if !game.stacks {
+                            return err(format!("'{item}': this variant has no stacks"));
+                        }
+                        pos.put_under(game, c, side * game.kinds + k);
+                    }
                 }
                 continue;
             }
@@ -362,6 +371,25 @@ impl<B: CellSet> Position<B> {
                     }
                     ep = Some((set, cell(victim)?));
                 }
+                "hand" => {
+                    for entry in list(value) {
+                        let Some((side, symbols)) = entry.split_once(':') else {
+                            return err(format!("hand: '{entry}' is not SIDE:PIECES, e.g. hand=white:K"));
+                        };
+                        let Some(s) = game.tables.sides.iter().position(|x| x.name == side) else {
+                            return err(format!("hand: '{side}' is not a side"));
+                        };
+                        for sym in symbols.chars() {
+                            let Some(k) = Self::kind_by_symbol(game, sym).filter(|&k| !game.tables.kinds[k].crowns.is_empty() && sym.is_ascii_uppercase()) else {
+                                return err(format!("hand: '{sym}' is not a piece that can be held (one that crowns others)"));
+                            };
+                            if pos.hand[s * game.kinds + k] >= game.tables.sides[s].hand.iter().filter(|&&h| h as usize == k).count() as u8 {
+                                return err(format!("hand: {side} holds more {} than it starts with", game.tables.kinds[k].name));
+                            }
+                            pos.add_to_hand(game, s * game.kinds + k, 1);
+                        }
+                    }
+                }
                 "clock" => pos.halfmove = value.parse().map_err(|_| PositionError(format!("clock '{value}' is not a number")))?,
                 "move" => pos.fullmove = value.parse().map_err(|_| PositionError(format!("move '{value}' is not a number")))?,
                 "out" => {
@@ -376,7 +404,7 @@ impl<B: CellSet> Position<B> {
                         pos.hash ^= game.zobrist.out[s];
                     }
                 }
-                _ => return err(format!("unknown key '{key}' (expected turn, a side name, out, virgin, ep, clock or move)")),
+                _ => return err(format!("unknown key '{key}' (expected turn, a side name, out, hand, virgin, ep, clock or move)")),
             }
         }
         let Some(turn) = turn else { return err("missing turn=SIDE") };
@@ -402,15 +430,76 @@ impl<B: CellSet> Position<B> {
         Ok(pos)
     }
 
+    /// A piece at the start of `text` (a symbol, and for a crowned piece its crown's in
+    /// parentheses: `R(K)`), as a kind, and the rest of `text`. `item` is for messages.
+    fn read_piece<'t>(
+        game: &Game<B>,
+        item: &str,
+        text: &'t str,
+    ) -> Result<(usize, &'t str), PositionError> {
+        let mut chars = text.chars();
+        let sym = chars.next().unwrap_or(' ');
+        let Some(kind) = Self::kind_by_symbol(game, sym).filter(|_| sym.is_ascii_uppercase())
+        else {
+            return err(format!("'{item}': '{sym}' is not a piece symbol"));
+        };
+        let rest = chars.as_str();
+        let Some(inner) = rest.strip_prefix('(') else {
+            return Ok((kind, rest));
+        };
+        let mut chars = inner.chars();
+        let crown = chars.next().unwrap_or(' ');
+        let rest = chars.as_str().strip_prefix(')').ok_or_else(|| {
+            PositionError(format!("'{item}': expected ')' after the crown '{crown}'"))
+        })?;
+        match game.tables.kinds.iter().position(|k| {
+            k.crowned.is_some_and(|(c, r)| {
+                c as usize == kind && game.tables.kinds[r as usize].symbol == crown
+            })
+        }) {
+            Some(twin) => Ok((twin, rest)),
+            None => err(format!("'{item}': '{crown}' cannot crown '{sym}'")),
+        }
+    }
+
+    /// How a colored kind is written: its symbol, and a crowned piece's crown in parentheses.
+    pub fn piece_text(game: &Game<B>, ck: usize) -> String {
+        let kind = &game.tables.kinds[ck % game.kinds];
+        match kind.crowned {
+            Some((_, crown)) => format!("{}({})", kind.symbol, game.symbol(crown as usize)),
+            None => kind.symbol.to_string(),
+        }
+    }
+
     /// Writes the general notation.
     pub fn to_general(&self, game: &Game<B>) -> String {
         let mut parts = vec![format!("turn={}", game.tables.sides[self.to_move].name)];
         for (s, side) in game.tables.sides.iter().enumerate() {
             let pieces: Vec<String> = self.by_side[s]
                 .iter()
-                .map(|c| format!("{}{}", game.symbol((self.board[c] as usize - 1) % game.kinds), game.cell_name(c as u16)))
+                .map(|c| {
+                    let mut text = Self::piece_text(game, self.board[c] as usize - 1);
+                    if self.stacked.has(c) {
+                        text.push('/');
+                        text += &Self::piece_text(game, self.under[c] as usize - 1);
+                    }
+                    text + game.cell_name(c as u16)
+                })
                 .collect();
             parts.push(format!("{}={}", side.name, pieces.join(",")));
+        }
+        let hands: Vec<String> = (0..game.sides)
+            .filter_map(|s| {
+                let held: String = (0..game.kinds)
+                    .flat_map(|k| {
+                        std::iter::repeat_n(game.symbol(k), self.hand[s * game.kinds + k] as usize)
+                    })
+                    .collect();
+                (!held.is_empty()).then(|| format!("{}:{held}", game.tables.sides[s].name))
+            })
+            .collect();
+        if !hands.is_empty() {
+            parts.push(format!("hand={}", hands.join(",")));
         }
         if self.out != 0 {
             let out: Vec<&str> = (0..game.sides).filter(|&s| self.is_out(s)).map(|s| game.tables.sides[s].name.as_str()).collect();
@@ -454,6 +543,8 @@ impl<B: CellSet> Position<B> {
         };
         self.hash == o.hash
             && self.board == o.board
+            && self.under == o.under
+            && self.hand == o.hand
             && self.to_move == o.to_move
             && self.out == o.out
             && self.ep_cells == o.ep_cells
@@ -494,7 +585,11 @@ impl<B: CellSet> Position<B> {
                 if removed && !self.by_side[s].is_empty() {
                     return err(format!("{} is out, but has pieces on the board (`eliminated remove` takes them off)", name(s)));
                 }
-            } else if any_royal && self.royals(game, s).is_empty() {
+            } else if any_royal
+                && self.royals(game, s).is_empty()
+                && !(0..game.kinds)
+                    .any(|k| game.royal[s * game.kinds + k] && self.hand[s * game.kinds + k] > 0)
+            {
                 return err(format!("{} has no royal piece", name(s)));
             }
             for k in 0..game.kinds {
@@ -528,6 +623,21 @@ impl<B: CellSet> Position<B> {
     pub fn notation(&self, game: &Game<B>, mv: Move) -> String {
         if mv.kind == MoveKind::Castle {
             return game.tables.sides[self.to_move].castles[mv.aux as usize].name.clone();
+        }
+        if mv.kind == MoveKind::Crown {
+            // `K@Rz2`: the crown onto the Rook on z2 (the hidden one when the stack's top is no carrier).
+            let cell = mv.to as usize;
+            let carrier = if mv.aux & crate::position::CROWN_HIDDEN != 0 {
+                self.under[cell]
+            } else {
+                self.board[cell]
+            };
+            return format!(
+                "{}@{}{}",
+                game.symbol((mv.aux & 0xff) as usize),
+                Self::piece_text(game, carrier as usize - 1),
+                game.cell_name(mv.to)
+            );
         }
         let ck = self.board[mv.from as usize] as usize - 1;
         let capture = self.board[mv.to as usize] != 0 && mv.kind != MoveKind::Stationary || mv.kind == MoveKind::EnPassant;
@@ -612,9 +722,29 @@ impl<B: CellSet> Position<B> {
         if mv.kind == MoveKind::Castle {
             return vec![notation];
         }
-        let symbol = game.symbol((self.board[mv.from as usize] as usize - 1) % game.kinds).to_string();
-        let promotion = if promotion && mv.promotion != NO_PROMOTION { format!("={}", game.symbol(mv.promotion as usize)) } else { String::new() };
-        let eps: &[&str] = if mv.kind == MoveKind::EnPassant { &["ep", ""] } else { &[""] };
+        if mv.kind == MoveKind::Crown {
+            let crown = game.symbol((mv.aux & 0xff) as usize);
+            let mut out = vec![notation];
+            out.extend(
+                game.cell_names(mv.to)
+                    .iter()
+                    .map(|name| format!("{crown}@{name}")),
+            );
+            return out;
+        }
+        let symbol = game
+            .symbol((self.board[mv.from as usize] as usize - 1) % game.kinds)
+            .to_string();
+        let promotion = if promotion && mv.promotion != NO_PROMOTION {
+            format!("={}", game.symbol(mv.promotion as usize))
+        } else {
+            String::new()
+        };
+        let eps: &[&str] = if mv.kind == MoveKind::EnPassant {
+            &["ep", ""]
+        } else {
+            &[""]
+        };
         let mut out = vec![notation];
         // Every name of an identified cell is accepted.
         for from in game.cell_names(mv.from) {

@@ -14,7 +14,15 @@ pub enum Status {
     /// instead and play goes on: no status says so.)
     Checkmate { loser: usize },
     /// The side to move has no legal move and is not in check; `outcome` is for that side.
-    Stalemate { side: usize, outcome: Outcome },
+    Stalemate {
+        side: usize,
+        outcome: Outcome,
+    },
+    /// `side` has no piece left but royal ones (`bare`); `outcome` is for that side.
+    Bare {
+        side: usize,
+        outcome: Outcome,
+    },
     /// `rules.fifty_move` plies without a capture or a `resets-clock` move.
     FiftyMove,
     /// The position occurred `rules.repetition` times.
@@ -24,6 +32,9 @@ pub enum Status {
 impl<B: CellSet> Position<B> {
     /// The status of this position; `history` holds the hashes of the earlier positions of the game.
     pub fn status(&mut self, game: &Game<B>, history: &[u64]) -> Status {
+        if let (Some(side), Some(outcome)) = (self.bare_side(game), game.tables.rules.bare) {
+            return Status::Bare { side, outcome };
+        }
         let mut moves = Vec::new();
         self.legal_moves(game, &mut moves);
         let us = self.to_move;
@@ -87,6 +98,18 @@ pub fn describe<B: CellSet>(status: Status, game: &Game<B>, out: u64) -> String 
                 (Outcome::Loss, false) => format!("a loss for {}", team(game.team[side])),
             };
             format!("stalemate: {} cannot move; {}", name(side), result)
+        }
+        Status::Bare { side, outcome } => {
+            let result = match outcome {
+                Outcome::Draw => "a draw".to_string(),
+                Outcome::Win => format!("a win for {}", team(game.team[side])),
+                Outcome::Loss => format!("a loss for {}", team(game.team[side])),
+            };
+            format!(
+                "bare: {} has only royal pieces left; {}",
+                name(side),
+                result
+            )
         }
         Status::FiftyMove => "draw by the fifty-move rule".into(),
         Status::Repetition => "draw by repetition".into(),

@@ -19,7 +19,13 @@ pub enum MoveKind {
     Castle,
     /// A slide around a closed line back to its start (only where the rules allow it).
     Stationary,
+    /// A piece from the hand crowns the piece on `to`; `aux` is the crown's kind, plus
+    /// [`CROWN_HIDDEN`] when it crowns the hidden piece of a stack.
+    Crown,
 }
+
+/// In a crowning move's `aux`: the crowned piece is the hidden one of the stack.
+pub const CROWN_HIDDEN: u32 = 1 << 8;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
@@ -78,6 +84,12 @@ pub struct Position<B> {
     pub out: u64,
     /// Pieces removed by eliminations, as (cell, `ck + 1`).
     pub removed: Removed,
+    /// Per cell: the hidden piece beneath the one on top (`ck + 1`), or 0 (stacks, `atop`).
+    pub under: Vec<u8>,
+    /// The cells that hold a hidden piece.
+    pub stacked: B,
+    /// Per colored kind: how many are in the hand.
+    pub hand: Vec<u8>,
 }
 
 /// What `make` needs to restore the position exactly.
@@ -99,6 +111,10 @@ pub struct Undo<B> {
     /// The out-set before the move, and how many pieces `removed` held.
     pub out: u64,
     pub removed: u32,
+    /// The hidden piece the move uncovered on `from` (it became the top piece).
+    pub revealed: bool,
+    /// The hidden piece captured with the top one, `ck + 1`, or 0.
+    pub captured_under: u8,
 }
 
 impl<B: CellSet> Position<B> {
@@ -119,6 +135,9 @@ impl<B: CellSet> Position<B> {
             hash: game.zobrist.side[0],
             out: 0,
             removed: Removed::default(),
+            under: vec![0; game.cells],
+            stacked: B::default(),
+            hand: vec![0; game.sides * game.kinds],
         }
     }
 
@@ -130,9 +149,41 @@ impl<B: CellSet> Position<B> {
                 p.put(game, cell as usize, s * game.kinds + kind as usize);
                 p.set_virgin(game, cell as usize);
             }
+            for &(cell, kind) in &side.atop {
+                let below = p.take(game, cell as usize);
+                p.put_under(game, cell as usize, below as usize - 1);
+                p.put(game, cell as usize, s * game.kinds + kind as usize);
+            }
+            for &kind in &side.hand {
+                p.add_to_hand(game, s * game.kinds + kind as usize, 1);
+            }
         }
         p.settle(game);
         p
+    }
+
+    /// Puts `ck` beneath the piece on `cell` (hidden).
+    pub fn put_under(&mut self, game: &Game<B>, cell: usize, ck: usize) {
+        self.under[cell] = ck as u8 + 1;
+        self.stacked.insert(cell);
+        self.hash ^= game.zobrist.under[ck * game.cells + cell];
+    }
+
+    /// Takes the hidden piece from beneath `cell`'s top piece; returns its code.
+    pub fn take_under(&mut self, game: &Game<B>, cell: usize) -> u8 {
+        let code = self.under[cell];
+        self.under[cell] = 0;
+        self.stacked.remove(cell);
+        self.hash ^= game.zobrist.under[(code as usize - 1) * game.cells + cell];
+        code
+    }
+
+    /// Adds `n` (or takes `-n`) pieces of `ck` to the hand.
+    pub fn add_to_hand(&mut self, game: &Game<B>, ck: usize, n: i32) {
+        let key = game.zobrist.hand[ck];
+        self.hash ^= key.wrapping_mul(self.hand[ck] as u64);
+        self.hand[ck] = (self.hand[ck] as i32 + n) as u8;
+        self.hash ^= key.wrapping_mul(self.hand[ck] as u64);
     }
 
     /// Whether `side` is out of the game.
@@ -333,7 +384,40 @@ impl<B: CellSet> Position<B> {
                 r = r.or(self.by_ck[ck]);
             }
         }
+        if game.stacks {
+            for c in self.stacked.iter() {
+                let ck = self.under[c] as usize - 1;
+                if ck / game.kinds == side && game.royal[ck] {
+                    r.insert(c);
+                }
+            }
+        }
         r
+    }
+
+    /// Whether `side` has no piece left but royal ones, on the board, hidden or in the hand.
+    pub fn is_bare(&self, game: &Game<B>, side: usize) -> bool {
+        let mut rest = self.by_side[side];
+        for k in 0..game.kinds {
+            let ck = side * game.kinds + k;
+            if game.royal[ck] {
+                rest = rest.and_not(self.by_ck[ck]);
+            } else if self.hand[ck] > 0 {
+                return false;
+            }
+        }
+        rest.is_empty()
+            && self
+                .stacked
+                .and(self.by_side[side])
+                .iter()
+                .all(|c| game.royal[self.under[c] as usize - 1])
+    }
+
+    /// The side that is bare, when the rules end the game on it (`bare`).
+    pub fn bare_side(&self, game: &Game<B>) -> Option<usize> {
+        game.tables.rules.bare?;
+        (0..game.sides).find(|&s| !self.is_out(s) && self.is_bare(game, s))
     }
 
     /// Whether any piece of `side` attacks `target`.
@@ -419,12 +503,31 @@ impl<B: CellSet> Position<B> {
             mover: us as u8,
             out: self.out,
             removed: self.removed.0.len() as u32,
+            revealed: false,
+            captured_under: 0,
         };
         let mut ep_cells = B::default();
         let mut ep_victim = NO_CELL;
         let mut reset = false;
         match mv.kind {
             MoveKind::Stationary => {}
+            MoveKind::Crown => {
+                let crown = us * game.kinds + (mv.aux & 0xff) as usize;
+                self.add_to_hand(game, crown, -1);
+                let (carrier, twin) = if mv.aux & CROWN_HIDDEN != 0 {
+                    let code = self.take_under(game, to);
+                    (code, game.crowned_twin(code as usize - 1, crown))
+                } else {
+                    let code = self.take(game, to);
+                    (code, game.crowned_twin(code as usize - 1, crown))
+                };
+                undo.moved = carrier;
+                if mv.aux & CROWN_HIDDEN != 0 {
+                    self.put_under(game, to, twin);
+                } else {
+                    self.put(game, to, twin);
+                }
+            }
             MoveKind::Castle => {
                 let c = &game.castles[us][mv.aux as usize];
                 let king = self.take(game, c.king_from as usize);
@@ -439,10 +542,19 @@ impl<B: CellSet> Position<B> {
                 if self.board[victim_cell] != 0 {
                     undo.captured = self.take(game, victim_cell);
                     undo.captured_cell = victim_cell as u16;
+                    if game.stacks && self.stacked.has(victim_cell) {
+                        // A capture takes the whole stack.
+                        undo.captured_under = self.take_under(game, victim_cell);
+                    }
                     self.clear_virgin(game, victim_cell);
                     reset = true;
                 }
                 let code = self.take(game, from);
+                if game.stacks && self.stacked.has(from) {
+                    let hidden = self.take_under(game, from);
+                    self.put(game, from, hidden as usize - 1);
+                    undo.revealed = true;
+                }
                 let ck = if mv.promotion != NO_PROMOTION {
                     us * game.kinds + mv.promotion as usize
                 } else {
@@ -450,7 +562,10 @@ impl<B: CellSet> Position<B> {
                 };
                 self.put(game, to, ck);
                 reset |= game.resets_clock[code as usize - 1];
-                self.clear_virgin(game, from);
+                // An uncovered hidden piece has not moved.
+                if !undo.revealed {
+                    self.clear_virgin(game, from);
+                }
                 if mv.kind == MoveKind::EnPassantTarget {
                     ep_cells = game.rays[mv.aux as usize].must_empty;
                     ep_victim = to as u16;
@@ -495,6 +610,16 @@ impl<B: CellSet> Position<B> {
         self.to_move = prev;
         match mv.kind {
             MoveKind::Stationary => {}
+            MoveKind::Crown => {
+                let to = mv.to as usize;
+                self.hand[prev * game.kinds + (mv.aux & 0xff) as usize] += 1;
+                if mv.aux & CROWN_HIDDEN != 0 {
+                    self.under[to] = undo.moved;
+                } else {
+                    self.lift(game, to);
+                    self.place(game, to, undo.moved as usize - 1);
+                }
+            }
             MoveKind::Castle => {
                 let c = &game.castles[prev][mv.aux as usize];
                 let king = self.lift(game, c.king_to as usize);
@@ -503,10 +628,19 @@ impl<B: CellSet> Position<B> {
                 self.place(game, c.rook_from as usize, rook as usize - 1);
             }
             _ => {
+                if undo.revealed {
+                    let from = mv.from as usize;
+                    self.under[from] = self.lift(game, from);
+                    self.stacked.insert(from);
+                }
                 self.lift(game, mv.to as usize);
                 self.place(game, mv.from as usize, undo.moved as usize - 1);
                 if undo.captured != 0 {
                     self.place(game, undo.captured_cell as usize, undo.captured as usize - 1);
+                }
+                if undo.captured_under != 0 {
+                    self.under[undo.captured_cell as usize] = undo.captured_under;
+                    self.stacked.insert(undo.captured_cell as usize);
                 }
             }
         }
@@ -535,6 +669,12 @@ impl<B: CellSet> Position<B> {
             if self.is_out(s) {
                 h ^= game.zobrist.out[s];
             }
+        }
+        for c in self.stacked.iter() {
+            h ^= game.zobrist.under[(self.under[c] as usize - 1) * game.cells + c];
+        }
+        for (ck, &n) in self.hand.iter().enumerate() {
+            h ^= game.zobrist.hand[ck].wrapping_mul(n as u64);
         }
         h ^ self.ep_key(game, self.ep_cells)
     }

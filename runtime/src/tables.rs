@@ -75,15 +75,22 @@ pub struct GridInfo {
     pub cell_at: Vec<u16>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct KindInfo {
     pub name: String,
+    /// One letter; unique among kinds, except that a crowned kind shares its carrier's.
     pub symbol: char,
     pub royal: bool,
     pub resets_clock: bool,
+    /// Never attacks a royal piece: gives no check, may not capture one (since version 7).
+    pub cannot_check: bool,
+    /// For a piece that enters from the hand by crowning: the kinds that may carry it.
+    pub crowns: Vec<u8>,
+    /// For a crowned kind: `(carrier, crown)`; it moves as the carrier.
+    pub crowned: Option<(u8, u8)>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SideInfo {
     pub name: String,
     /// The side's team (since format version 6; before, every side is its own team, named after
@@ -91,6 +98,10 @@ pub struct SideInfo {
     pub team: String,
     /// Initial position: (cell, kind).
     pub setup: Vec<(u16, u8)>,
+    /// Pieces standing on top of setup pieces (since version 7): (cell, kind).
+    pub atop: Vec<(u16, u8)>,
+    /// Pieces off the board at the start (since version 7): kinds that crown others.
+    pub hand: Vec<u8>,
     pub promotions: Vec<PromotionInfo>,
     pub castles: Vec<CastleInfo>,
 }
@@ -149,6 +160,10 @@ pub struct RulesInfo {
     /// Since format version 6 (before: `LastStanding`, `Remove`, the defaults).
     pub game_end: GameEnd,
     pub eliminated: Eliminated,
+    /// Since version 7: the result for a side left with royal pieces only (`None`: play on).
+    pub bare: Option<Outcome>,
+    /// Since version 7: a royal piece may not pass an attacked cell on its way.
+    pub royal_path_unattacked: bool,
 }
 
 impl Default for RulesInfo {
@@ -160,6 +175,8 @@ impl Default for RulesInfo {
             repetition: 3,
             game_end: GameEnd::LastStanding,
             eliminated: Eliminated::Remove,
+            bare: None,
+            royal_path_unattacked: false,
         }
     }
 }

@@ -113,8 +113,8 @@ fn sample() -> Tables {
         transit: vec![],
         aliases: vec![],
         kinds: vec![
-            KindInfo { name: "King".into(), symbol: 'K', royal: true, resets_clock: false },
-            KindInfo { name: "Pawn".into(), symbol: 'P', royal: false, resets_clock: true },
+            KindInfo { name: "King".into(), symbol: 'K', royal: true, resets_clock: false, ..Default::default() },
+            KindInfo { name: "Pawn".into(), symbol: 'P', royal: false, resets_clock: true, cannot_check: true, ..Default::default() },
         ],
         sides: vec![
             SideInfo {
@@ -132,6 +132,7 @@ fn sample() -> Tables {
                     safe: cells("a1 b1 c1"),
                     fen: Some('K'),
                 }],
+                ..Default::default()
             },
             SideInfo {
                 name: "black".into(),
@@ -153,6 +154,7 @@ fn sample() -> Tables {
                     safe: vec![],
                     fen: None,
                 }],
+                ..Default::default()
             },
         ],
         rules: RulesInfo {
@@ -162,6 +164,8 @@ fn sample() -> Tables {
             repetition: 2,
             game_end: GameEnd::FirstMate,
             eliminated: Eliminated::Stay,
+            bare: Some(Outcome::Win),
+            royal_path_unattacked: true,
         },
         ray_index,
         rays,
@@ -232,9 +236,14 @@ fn truncation_inside_a_valid_payload_names_the_section() {
     // The payload ends with the players section (since version 6), after the layout's presence
     // byte (since version 4), after the masks.
     let t = sample();
-    let players = players_len(&t);
+    let players = tail_len(&t);
     let mut bytes = t.to_bytes();
     bytes.pop();
+    reseal(&mut bytes);
+    let err = Tables::from_bytes(&bytes).unwrap_err();
+    assert!(matches!(err, FormatError::Truncated { section: "stacks", .. }), "{err:?}");
+    let mut bytes = t.to_bytes();
+    bytes.truncate(bytes.len() - stacks_len(&t) - 1);
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { section: "players", .. }), "{err:?}");
@@ -362,7 +371,7 @@ fn out_of_range_index_with_valid_checksum() {
     let mut bytes = t.to_bytes();
     // The masks end just before the layout's presence byte and the players section; make the
     // last one name colored kinds that do not exist.
-    let n = bytes.len() - players_len(&t);
+    let n = bytes.len() - tail_len(&t);
     bytes[n - 9..n - 1].copy_from_slice(&u64::MAX.to_le_bytes());
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
@@ -598,6 +607,69 @@ fn players_len(t: &Tables) -> usize {
     t.sides.iter().map(|s| 4 + s.team.len()).sum::<usize>() + 2
 }
 
+/// The length of the stacks section (version 7), the last of the payload.
+fn stacks_len(t: &Tables) -> usize {
+    let kinds: usize = t.kinds.iter().map(|k| 1 + 4 + k.crowns.len() + if k.crowned.is_some() { 3 } else { 1 }).sum();
+    let sides: usize = t.sides.iter().map(|s| 4 + 3 * s.atop.len() + 4 + s.hand.len()).sum();
+    kinds + sides + 2
+}
+
+/// The sections after the layout: players (version 6) and stacks (version 7).
+fn tail_len(t: &Tables) -> usize {
+    players_len(t) + stacks_len(t)
+}
+
+/// `t` as a file of a version before 7 reads it: no stacks, crowning, hands or pieces that give
+/// no check; `bare` ignored, `royal-path` any.
+fn without_stacks(t: &Tables) -> Tables {
+    let mut t = t.clone();
+    for k in &mut t.kinds {
+        k.cannot_check = false;
+        k.crowns.clear();
+        k.crowned = None;
+    }
+    for s in &mut t.sides {
+        s.atop.clear();
+        s.hand.clear();
+    }
+    t.rules.bare = None;
+    t.rules.royal_path_unattacked = false;
+    t
+}
+
+#[test]
+fn version_6_files_are_still_read() {
+    // Version 6 is version 7 without the stacks section.
+    let t = with_layout();
+    let mut bytes = t.to_bytes();
+    bytes.truncate(bytes.len() - stacks_len(&t));
+    bytes[4..6].copy_from_slice(&6u16.to_le_bytes());
+    reseal(&mut bytes);
+    assert_eq!(Tables::from_bytes(&bytes).expect("version 6 loads"), without_stacks(&t));
+}
+
+#[test]
+fn stacks_section_is_validated() {
+    let t = sample();
+    let bytes = t.to_bytes();
+    let end = bytes.len();
+    for (at, field) in [(end - 2, "rules bare"), (end - 1, "rules royal_path")] {
+        let mut b = bytes.clone();
+        b[at] = 9;
+        reseal(&mut b);
+        assert_eq!(invalid_field(Tables::from_bytes(&b)).0, field);
+    }
+    // A hand holding a piece that crowns nothing, and a piece atop an empty cell.
+    let mut bad = t.clone();
+    bad.sides[0].hand = vec![0];
+    let (field, problem) = invalid_field(Tables::from_bytes(&bad.to_bytes()));
+    assert!(field.ends_with("hand") && problem.contains("crowns no piece"), "{field}: {problem}");
+    let mut bad = t.clone();
+    bad.sides[0].atop = vec![(bad.sides[1].setup[0].0, 1)];
+    let (field, _) = invalid_field(Tables::from_bytes(&bad.to_bytes()));
+    assert!(field.ends_with("atop"), "{field}");
+}
+
 /// `t` as a file of a version before 6 reads it: each side its own team, the rules of games of
 /// three or more teams at their defaults.
 fn without_players(t: &Tables) -> Tables {
@@ -615,17 +687,17 @@ fn version_5_files_are_still_read() {
     // Version 5 is version 6 without the players section.
     let t = with_layout();
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - players_len(&t));
+    bytes.truncate(bytes.len() - tail_len(&t));
     bytes[4..6].copy_from_slice(&5u16.to_le_bytes());
     reseal(&mut bytes);
-    assert_eq!(Tables::from_bytes(&bytes).expect("version 5 loads"), without_players(&t));
+    assert_eq!(Tables::from_bytes(&bytes).expect("version 5 loads"), without_players(&without_stacks(&t)));
 }
 
 #[test]
 fn players_section_is_validated() {
     let t = sample();
     let bytes = t.to_bytes();
-    let end = bytes.len();
+    let end = bytes.len() - stacks_len(&t);
     for (at, field) in [(end - 2, "rules game_end"), (end - 1, "rules eliminated")] {
         let mut b = bytes.clone();
         b[at] = 9;
@@ -646,10 +718,10 @@ fn version_4_files_are_still_read() {
     // none.
     let t = with_layout();
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - players_len(&t) - 21);
+    bytes.truncate(bytes.len() - tail_len(&t) - 21);
     bytes[4..6].copy_from_slice(&4u16.to_le_bytes());
     reseal(&mut bytes);
-    let mut expected = without_players(&t);
+    let mut expected = without_players(&without_stacks(&t));
     expected.layout.as_mut().expect("layout").views[0].labels.clear();
     assert_eq!(Tables::from_bytes(&bytes).expect("version 4 loads"), expected);
 }
@@ -659,10 +731,10 @@ fn version_3_files_are_still_read() {
     // Version 3 is version 4 (and 5) without the layout section.
     let t = sample();
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - players_len(&t) - 1);
+    bytes.truncate(bytes.len() - tail_len(&t) - 1);
     bytes[4..6].copy_from_slice(&3u16.to_le_bytes());
     reseal(&mut bytes);
-    assert_eq!(Tables::from_bytes(&bytes).expect("version 3 loads"), without_players(&t));
+    assert_eq!(Tables::from_bytes(&bytes).expect("version 3 loads"), without_players(&without_stacks(&t)));
     let mut bytes = t.to_bytes();
     bytes[4..6].copy_from_slice(&2u16.to_le_bytes());
     assert_eq!(Tables::from_bytes(&bytes).unwrap_err(), FormatError::UnsupportedVersion { found: 2 });

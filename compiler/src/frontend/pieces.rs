@@ -11,7 +11,7 @@ impl Frontend {
         board: &BoardInfo,
         directions: &[String],
         forward_uses: &mut Vec<ForwardUse>,
-        pending_on: &mut Vec<(PieceId, usize, PendingOn, Span)>,
+        pending_on: &mut Vec<(PieceId, usize, PendingOn, Span, bool)>,
     ) -> Vec<model::Piece> {
         let mut names: HashMap<&str, Span> = HashMap::new();
         let mut symbols: HashMap<char, Span> = HashMap::new();
@@ -36,17 +36,37 @@ impl Frontend {
                     recovered_symbol(&p.symbol.text)
                 }
             };
-            if p.rules.is_empty() {
+            if p.rules.is_empty() && p.crowns.is_empty() {
                 let label = self.primary(p.name.span, "this piece cannot move");
                 self.error(format!("piece `{}` has no move rule", p.name.text), vec![label], vec![
                     "help: add a rule inside the braces, e.g. `step all` or `slide orth`".into(),
                 ]);
             }
+            if let (Some(c), Some(r)) = (p.crowns.first(), p.rules.first()) {
+                let labels = vec![
+                    self.primary(r.span, "a move of its own"),
+                    self.secondary(c.span, "carried by another piece"),
+                ];
+                self.error(format!("piece `{}` both `crowns` and moves", p.name.text), labels, vec![
+                    "note: a piece that `crowns` another has no moves of its own: it moves with the piece that carries it".into(),
+                ]);
+            }
+            if let Some(c) = p.crowns.get(1) {
+                let label = self.primary(c.span, "a second `crowns`");
+                self.error(
+                    format!("piece `{}` has two `crowns` lists", p.name.text),
+                    vec![label],
+                    vec!["help: list every kind that may carry it in one `crowns`".into()],
+                );
+            }
             let mut rules = Vec::new();
             for r in &p.rules {
-                if let Some((rule, on)) = self.rule(r, p, board, directions, forward_uses) {
+                if let Some((rule, on, onto)) = self.rule(r, p, board, directions, forward_uses) {
                     if let Some((on, span)) = on {
-                        pending_on.push((out.len(), rules.len(), on, span));
+                        pending_on.push((out.len(), rules.len(), on, span, false));
+                    }
+                    if let Some((onto, span)) = onto {
+                        pending_on.push((out.len(), rules.len(), onto, span, true));
                     }
                     rules.push(rule);
                 }
@@ -56,9 +76,38 @@ impl Frontend {
                 symbol,
                 royal: p.royal.is_some(),
                 resets_clock: p.resets_clock.is_some(),
+                cannot_check: p.cannot_check.is_some(),
+                crowns: Vec::new(),
+                crowned: None,
                 rules,
                 geometry: None,
             });
+        }
+        // Carriers are named by symbol or name, once every piece is known.
+        for (i, p) in pieces.iter().enumerate() {
+            let Some(c) = p.crowns.first() else { continue };
+            let mut carriers = Vec::new();
+            for name in &c.carriers {
+                let found = pieces
+                    .iter()
+                    .position(|q| q.symbol.text == name.text || q.name.text == name.text);
+                match found {
+                    None => self.unknown(
+                        "piece",
+                        name,
+                        " that could carry it",
+                        pieces.iter().map(|q| q.name.text.as_str()),
+                    ),
+                    Some(k) if !pieces[k].crowns.is_empty() => {
+                        let label = self.primary(name.span, "itself carried");
+                        self.error(format!("`{}` cannot carry `{}`", name.text, p.name.text), vec![label], vec![
+                            "note: a carrier stands on the board; pieces that `crowns` others never do".into(),
+                        ]);
+                    }
+                    Some(k) => push_unique(&mut carriers, k),
+                }
+            }
+            out[i].crowns = carriers;
         }
         if !pieces.is_empty() && !pieces.iter().any(|p| p.royal.is_some()) {
             // Point at the piece most likely meant to be royal.
@@ -108,7 +157,11 @@ impl Frontend {
         board: &BoardInfo,
         directions: &[String],
         forward_uses: &mut Vec<ForwardUse>,
-    ) -> Option<(model::MoveRule, Option<(PendingOn, Span)>)> {
+    ) -> Option<(
+        model::MoveRule,
+        Option<(PendingOn, Span)>,
+        Option<(PendingOn, Span)>,
+    )> {
         use ast::ModifierKind::*;
         let mut seen: HashMap<ast::ModifierKind, Span> = HashMap::new();
         for m in &r.modifiers {
@@ -157,13 +210,42 @@ impl Frontend {
         };
 
         let (first, rest) = r.legs.split_first()?;
+        let mut distance = None;
         let first_dirs = match &first.dirs {
             ast::LegDirs::Dirs(d) => self.dirs(d, piece, board, directions, forward_uses),
+            ast::LegDirs::Distance { steps, by, .. } => {
+                if let Some(next) = rest.first() {
+                    let label = self.primary(next.span, "a further leg");
+                    self.error("`distance` is a whole rule", vec![label], vec![
+                        "note: `distance N` leaps to every cell N steps away; it takes no further legs".into(),
+                    ]);
+                    ok = false;
+                }
+                if !(1..=MAX_DISTANCE as i64).contains(&steps.value) {
+                    let label = self.primary(steps.span, "out of range");
+                    self.error(
+                        format!("`distance` must be between 1 and {MAX_DISTANCE}"),
+                        vec![label],
+                        vec![],
+                    );
+                    ok = false;
+                }
+                let by = match by {
+                    Some(set) => self.heading_set(set, board, None),
+                    None => Some((0..board.board.headings.len()).collect()),
+                };
+                if let Some(by) = by {
+                    distance = Some((steps.value.clamp(1, MAX_DISTANCE as i64) as u32, by));
+                } else {
+                    ok = false;
+                }
+                Some(model::Dirs::Headings(Vec::new()))
+            }
             other => {
                 let (span, word) = match other {
                     ast::LegDirs::Straight(s) => (*s, "`straight`"),
                     ast::LegDirs::Turn(t) => (t.span, "`turn`"),
-                    ast::LegDirs::Dirs(_) => (first.span, ""),
+                    ast::LegDirs::Dirs(_) | ast::LegDirs::Distance { .. } => (first.span, ""),
                 };
                 let label = self.primary(span, "the first leg has no heading to keep or turn");
                 self.error(format!("{word} used in the first leg"), vec![label], vec![
@@ -177,6 +259,14 @@ impl Frontend {
             let turns = match &leg.dirs {
                 ast::LegDirs::Straight(_) => vec![0],
                 ast::LegDirs::Turn(t) => self.turns(t),
+                ast::LegDirs::Distance { span, .. } => {
+                    let label = self.primary(*span, "in a later leg");
+                    self.error("`distance` is a whole rule", vec![label], vec![
+                        "note: `distance N` leaps to every cell N steps away; write it as the rule's only leg".into(),
+                    ]);
+                    ok = false;
+                    continue;
+                }
                 ast::LegDirs::Dirs(d) => {
                     let label = self.primary(d.span, "a leg after `then` continues the heading the piece arrived with");
                     self.error("headings given in a later leg", vec![label], vec![
@@ -191,12 +281,37 @@ impl Frontend {
                 ok = false;
                 continue;
             };
-            legs.push(model::Leg { slides: leg.slides, turns, avoid, avoid_cells });
+            let bending = self.bending(leg);
+            legs.push(model::Leg {
+                slides: leg.slides,
+                turns,
+                avoid,
+                avoid_cells,
+                bending,
+            });
         }
+        let onto = match &r.onto {
+            None => None,
+            Some(ast::Zone::Named { name, span }) => Some((PendingOn::Zone(name.clone()), *span)),
+            Some(zone) => match self.zone(zone, board, &HashMap::new()) {
+                Some(cells) => Some((PendingOn::Cells(cells), zone.span())),
+                None => {
+                    ok = false;
+                    None
+                }
+            },
+        };
         let on = match &r.on {
             None => None,
             Some(on) => match &on.target {
                 ast::OnTarget::Zone(name) => Some((PendingOn::Zone(name.clone()), on.span)),
+                ast::OnTarget::Form(zone) => match self.zone(zone, board, &HashMap::new()) {
+                    Some(cells) => Some((PendingOn::Cells(cells), on.span)),
+                    None => {
+                        ok = false;
+                        None
+                    }
+                },
                 ast::OnTarget::Cells { span, cells } => {
                     if cells.is_empty() {
                         let label = self.primary(*span, "no cells");
@@ -218,6 +333,7 @@ impl Frontend {
         let first_avoid = self.avoid(&r.legs[0].avoid, board);
         let first_avoid_cells = self.avoid_cells(&r.legs[0].avoid_cells, board);
         let first_avoid_cells = first_avoid_cells?;
+        let first_bending = self.bending(&r.legs[0]);
         let rule = model::MoveRule {
             mode,
             initial: seen.contains_key(&Initial),
@@ -229,10 +345,33 @@ impl Frontend {
             first_slides: r.legs.first().is_some_and(|l| l.slides),
             first_avoid,
             first_avoid_cells,
+            first_bending,
+            distance,
+            onto: None,
             legs,
             origins: None,
         };
-        ok.then_some((rule, on))
+        ok.then_some((rule, on, onto))
+    }
+
+    /// A leg's `bending` turns (only slides bend).
+    fn bending(&mut self, leg: &ast::Leg) -> Vec<Vec<i32>> {
+        let Some(b) = &leg.bending else {
+            return Vec::new();
+        };
+        if !leg.slides {
+            let label = self.primary(b.span, "on a `step`");
+            self.error(
+                "`bending` needs a `slide`",
+                vec![label],
+                vec![
+                    "note: a slide bends at every step after its first; a single step has none"
+                        .into(),
+                ],
+            );
+            return Vec::new();
+        }
+        b.amounts.iter().map(|t| self.turns(t)).collect()
     }
 
     /// The cells an `avoid ZONE` names (none without one), sorted; `None` after an error.

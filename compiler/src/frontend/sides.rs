@@ -76,11 +76,11 @@ impl Frontend {
     pub(super) fn resolve_origins(
         &mut self,
         pieces: &mut [model::Piece],
-        pending: Vec<(PieceId, usize, PendingOn, Span)>,
+        pending: Vec<(PieceId, usize, PendingOn, Span, bool)>,
         sides: &[model::Side],
         zones: &[HashMap<String, Vec<CellId>>],
     ) {
-        for (p, r, on, _span) in pending {
+        for (p, r, on, _span, onto) in pending {
             let origins = match on {
                 PendingOn::Cells(cells) => vec![cells; sides.len()],
                 PendingOn::Zone(name) => {
@@ -102,7 +102,11 @@ impl Frontend {
                     per_side
                 }
             };
-            pieces[p].rules[r].origins = Some(origins);
+            if onto {
+                pieces[p].rules[r].onto = Some(origins);
+            } else {
+                pieces[p].rules[r].origins = Some(origins);
+            }
         }
     }
 
@@ -298,7 +302,9 @@ impl Frontend {
 
         for stmt in &s.statements {
             match stmt {
-                ast::SideStmt::Zone { .. } => {}
+                ast::SideStmt::Zone { .. }
+                | ast::SideStmt::Atop(_)
+                | ast::SideStmt::Hand { .. } => {}
                 ast::SideStmt::Team { span, name } => match team {
                     Some(first) => {
                         let labels = vec![self.primary(*span, "a second `team`"), self.secondary(first.span, "first here")];
@@ -329,21 +335,16 @@ impl Frontend {
                 }
                 ast::SideStmt::Setup(setup_stmt) => {
                     setup_seen = true;
-                    // A lone capital that names a cell and no piece (the soccer ball's pentagon
-                    // `A`) is a cell of the group before it.
-                    let mut groups: Vec<(&ast::Name, Vec<&ast::Name>)> = Vec::new();
-                    for group in &setup_stmt.groups {
-                        let is_piece = ast_pieces.iter().any(|p| p.symbol.text == group.symbol.text || p.name.text == group.symbol.text);
-                        match groups.last_mut() {
-                            Some((_, cells)) if !is_piece && (board.cells_by_name.contains_key(&group.symbol.text) || !board.cells_complete) => {
-                                cells.push(&group.symbol);
-                                cells.extend(group.cells.iter());
-                            }
-                            _ => groups.push((&group.symbol, group.cells.iter().collect())),
-                        }
-                    }
-                    for (symbol, cells) in groups {
-                        let piece = self.piece_ref(symbol, ast_pieces, pieces, format!("unknown piece `{}` in the setup of `{}`", symbol.text, s.name.text));
+                    for (symbol, cells) in setup_groups(setup_stmt, ast_pieces, board) {
+                        let piece = self.piece_ref(
+                            symbol,
+                            ast_pieces,
+                            pieces,
+                            format!(
+                                "unknown piece `{}` in the setup of `{}`",
+                                symbol.text, s.name.text
+                            ),
+                        );
                         setup_complete &= piece.is_some();
                         for cell_name in cells {
                             let Some(cell) = self.cell(cell_name, &board.cells_by_name, board.cells_complete, " on this board") else {
@@ -448,7 +449,12 @@ impl Frontend {
                 )]);
             }
         }
-        let royal_in_setup = setup.iter().any(|&(_, p)| pieces.get(p).is_some_and(|p| p.royal));
+        let (atop, hand) = self.stacks_and_hand(s, ast_pieces, pieces, board, &setup);
+        let royal_in_setup = setup
+            .iter()
+            .chain(&atop)
+            .any(|&(_, p)| pieces.get(p).is_some_and(|p| p.royal))
+            || hand.iter().any(|&p| pieces.get(p).is_some_and(|p| p.royal));
         if any_royal && !royal_in_setup && setup_complete {
             let royals: Vec<String> = pieces.iter().filter(|p| p.royal).map(|p| format!("`{}` ({})", p.name, p.symbol)).collect();
             let label = self.primary(s.name.span, if setup_seen { "its setup has no royal piece" } else { "this side has no setup" });
@@ -496,8 +502,121 @@ impl Frontend {
         }
 
         let team = team.map_or_else(|| s.name.text.clone(), |t| t.text.clone());
-        let side = model::Side { name: s.name.text.clone(), team, directions: side_directions, setup, promotions, castles: model_castles };
+        let side = model::Side {
+            name: s.name.text.clone(),
+            team,
+            directions: side_directions,
+            setup,
+            atop,
+            hand,
+            promotions,
+            castles: model_castles,
+        };
         (side, zones)
+    }
+
+    /// A side's `atop` pieces (each on a setup piece of the side, one per cell) and `hand`
+    /// (pieces that `crowns` others only).
+    fn stacks_and_hand(
+        &mut self,
+        s: &ast::Side,
+        ast_pieces: &[&ast::Piece],
+        pieces: &[model::Piece],
+        board: &BoardInfo,
+        setup: &[(CellId, PieceId)],
+    ) -> (Vec<(CellId, PieceId)>, Vec<PieceId>) {
+        let mut atop: Vec<(CellId, PieceId)> = Vec::new();
+        let mut hand = Vec::new();
+        for stmt in &s.statements {
+            match stmt {
+                ast::SideStmt::Atop(a) => {
+                    for (symbol, cells) in setup_groups(a, ast_pieces, board) {
+                        let piece = self.piece_ref(
+                            symbol,
+                            ast_pieces,
+                            pieces,
+                            format!(
+                                "unknown piece `{}` in `atop` of `{}`",
+                                symbol.text, s.name.text
+                            ),
+                        );
+                        for cell_name in cells {
+                            let Some(cell) = self.cell(
+                                cell_name,
+                                &board.cells_by_name,
+                                board.cells_complete,
+                                " on this board",
+                            ) else {
+                                continue;
+                            };
+                            let own = &board.board.cells[cell].name;
+                            if !setup.iter().any(|&(c, _)| c == cell) {
+                                let label =
+                                    self.primary(cell_name.span, "no piece of the side beneath");
+                                self.error(format!("nothing to stand on at `{own}`"), vec![label], vec![format!(
+                                    "note: `atop` puts a piece on top of one of the side's own setup pieces; `{own}` holds none"
+                                )]);
+                                continue;
+                            }
+                            if atop.iter().any(|&(c, _)| c == cell) {
+                                let label = self.primary(cell_name.span, "a third piece");
+                                self.error(
+                                    format!("two pieces atop `{own}`"),
+                                    vec![label],
+                                    vec!["note: stacks hold two pieces".into()],
+                                );
+                                continue;
+                            }
+                            if let Some(p) = piece {
+                                if !pieces[p].crowns.is_empty() {
+                                    let label =
+                                        self.primary(symbol.span, "carried by other pieces");
+                                    self.error(format!("`{}` cannot stand atop a piece", symbol.text), vec![label], vec![
+                                        "help: put it in the side's `hand`: it enters by crowning a piece".into(),
+                                    ]);
+                                    continue;
+                                }
+                                atop.push((cell, p));
+                            }
+                        }
+                    }
+                }
+                ast::SideStmt::Hand { symbols, .. } => {
+                    for sym in symbols {
+                        let Some(p) = self.piece_ref(
+                            sym,
+                            ast_pieces,
+                            pieces,
+                            format!(
+                                "unknown piece `{}` in the hand of `{}`",
+                                sym.text, s.name.text
+                            ),
+                        ) else {
+                            continue;
+                        };
+                        if pieces[p].crowns.is_empty() {
+                            let label = self.primary(sym.span, "not a piece that `crowns` others");
+                            self.error(format!("`{}` cannot start in the hand", sym.text), vec![label], vec![
+                                "note: pieces in the hand enter play by crowning a piece they name in `crowns`; drops onto empty cells are not in the language yet".into(),
+                            ]);
+                            continue;
+                        }
+                        if hand.contains(&p) {
+                            let label = self.primary(sym.span, "a second one");
+                            self.error(
+                                format!("two `{}` in the hand of `{}`", sym.text, s.name.text),
+                                vec![label],
+                                vec!["note: each crowning piece is held once".into()],
+                            );
+                            continue;
+                        }
+                        hand.push(p);
+                    }
+                }
+                _ => {}
+            }
+        }
+        (atop, hand)
     }
 
     /// A piece named by symbol (as in FEN and setups) or by name.
@@ -765,8 +884,22 @@ impl Frontend {
                     }
                 }
                 ast::SettingKind::StationaryMoves { allowed } => rules.stationary_moves = allowed,
-                ast::SettingKind::GameEnd(g) => rules.last_standing = g == ast::GameEnd::LastStanding,
-                ast::SettingKind::Eliminated(e) => rules.remove_eliminated = e == ast::Eliminated::Remove,
+                ast::SettingKind::GameEnd(g) => {
+                    rules.last_standing = g == ast::GameEnd::LastStanding
+                }
+                ast::SettingKind::Eliminated(e) => {
+                    rules.remove_eliminated = e == ast::Eliminated::Remove
+                }
+                ast::SettingKind::Bare(o) => {
+                    rules.bare = o.map(|o| match o {
+                        ast::Outcome::Draw => model::Outcome::Draw,
+                        ast::Outcome::Win => model::Outcome::Win,
+                        ast::Outcome::Loss => model::Outcome::Loss,
+                    })
+                }
+                ast::SettingKind::RoyalPath { unattacked } => {
+                    rules.royal_path_unattacked = unattacked
+                }
                 ast::SettingKind::FiftyMove(n) => match u16::try_from(n.value) {
                     Ok(v) => rules.fifty_move = u32::from(v),
                     Err(_) => {
@@ -785,4 +918,31 @@ impl Frontend {
         }
         rules
     }
+}
+
+/// A setup's (or `atop`'s) groups: a piece symbol and its cells. A lone capital that names a
+/// cell and no piece (the soccer ball's pentagon `A`) is a cell of the group before it.
+fn setup_groups<'a>(
+    setup: &'a ast::Setup,
+    ast_pieces: &[&ast::Piece],
+    board: &BoardInfo,
+) -> Vec<(&'a ast::Name, Vec<&'a ast::Name>)> {
+    let mut groups: Vec<(&ast::Name, Vec<&ast::Name>)> = Vec::new();
+    for group in &setup.groups {
+        let is_piece = ast_pieces
+            .iter()
+            .any(|p| p.symbol.text == group.symbol.text || p.name.text == group.symbol.text);
+        match groups.last_mut() {
+            Some((_, cells))
+                if !is_piece
+                    && (board.cells_by_name.contains_key(&group.symbol.text)
+                        || !board.cells_complete) =>
+            {
+                cells.push(&group.symbol);
+                cells.extend(group.cells.iter());
+            }
+            _ => groups.push((&group.symbol, group.cells.iter().collect())),
+        }
+    }
+    groups
 }

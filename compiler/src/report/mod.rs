@@ -116,7 +116,27 @@ impl<'a> Ctx<'a> {
         let npieces = v.pieces.len();
         let mut reach = vec![vec![false; ncells]; npieces];
         let mut stack: Vec<(PieceId, CellId)> = Vec::new();
-        for &(cell, piece) in &v.sides[side].setup {
+        // Pieces atop others start there too, and a crowned piece where its carrier starts.
+        let side_info = &v.sides[side];
+        let crowned = side_info
+            .setup
+            .iter()
+            .chain(&side_info.atop)
+            .flat_map(|&(cell, piece)| {
+                v.pieces
+                    .iter()
+                    .enumerate()
+                    .filter(move |(_, t)| t.crowned.is_some_and(|(c, _)| c == piece))
+                    .map(move |(t, _)| (cell, t))
+            });
+        let starts: Vec<(CellId, PieceId)> = side_info
+            .setup
+            .iter()
+            .chain(&side_info.atop)
+            .copied()
+            .chain(crowned)
+            .collect();
+        for &(cell, piece) in &starts {
             if !reach[piece][cell] {
                 reach[piece][cell] = true;
                 stack.push((piece, cell));
@@ -239,8 +259,36 @@ pub fn describe_rule(v: &Variant, rule: &crate::model::MoveRule) -> String {
         let list: Vec<String> = ts.iter().map(|t| format!("{t:+}")).collect();
         format!("turn {}", list.join(","))
     };
-    words.push(if rule.first_slides { "slide".into() } else { "step".into() });
+    let bending = |b: &[Vec<i32>]| -> Option<String> {
+        if b.is_empty() {
+            return None;
+        }
+        let amounts: Vec<String> = b
+            .iter()
+            .map(|alts| {
+                alts.iter()
+                    .map(|t| format!("{t:+}"))
+                    .collect::<Vec<_>>()
+                    .join("|")
+            })
+            .collect();
+        Some(format!("bending {}", amounts.join(" ")))
+    };
+    if let Some((steps, by)) = &rule.distance {
+        let names: Vec<&str> = by
+            .iter()
+            .map(|&h| v.board.headings[h].name.as_str())
+            .collect();
+        words.push(format!("distance {steps} by {{ {} }}", names.join(" ")));
+    } else {
+        words.push(if rule.first_slides {
+            "slide".into()
+        } else {
+            "step".into()
+        });
+    }
     match &rule.first {
+        Dirs::Headings(hs) if rule.distance.is_some() && hs.is_empty() => {}
         Dirs::Headings(hs) => {
             let names: Vec<&str> = hs.iter().map(|&h| v.board.headings[h].name.as_str()).collect();
             words.push(if names.len() == 1 { names[0].to_string() } else { format!("{{ {} }}", names.join(" ")) });
@@ -265,14 +313,31 @@ pub fn describe_rule(v: &Variant, rule: &crate::model::MoveRule) -> String {
             n => Some(format!("avoid {n} cells")),
         }
     };
+    words.extend(bending(&rule.first_bending));
     words.extend(avoid(rule.first_avoid));
     words.extend(avoid_cells(&rule.first_avoid_cells));
     for leg in &rule.legs {
         words.push("then".into());
-        words.push(if leg.slides { "slide".into() } else { "step".into() });
-        words.push(if leg.turns == [0] { "straight".into() } else { turns(&leg.turns) });
+        words.push(if leg.slides {
+            "slide".into()
+        } else {
+            "step".into()
+        });
+        words.push(if leg.turns == [0] {
+            "straight".into()
+        } else {
+            turns(&leg.turns)
+        });
+        words.extend(bending(&leg.bending));
         words.extend(avoid(leg.avoid));
         words.extend(avoid_cells(&leg.avoid_cells));
+    }
+    if let Some(per_side) = &rule.onto {
+        let counts: Vec<String> = per_side
+            .iter()
+            .map(|cells| cells.len().to_string())
+            .collect();
+        words.push(format!("onto (cells per side: {})", counts.join(", ")));
     }
     if let Some(per_side) = &rule.origins {
         // The cells differ per side; give their number.

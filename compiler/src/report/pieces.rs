@@ -69,7 +69,14 @@ pub fn analyze(ctx: &Ctx, texts: &RuleTexts) -> Vec<PieceFacts> {
     let mut out = Vec::new();
     for side in 0..v.sides.len() {
         for (piece, p) in v.pieces.iter().enumerate() {
-            let stand: Vec<CellId> = (0..ncells).filter(|&c| !v.board.cells[c].transit && !ctx.promotes_on(side, piece, c)).collect();
+            // A piece that crowns others never stands on the board: its carriers' crowned kinds
+            // are reported instead.
+            if !p.crowns.is_empty() {
+                continue;
+            }
+            let stand: Vec<CellId> = (0..ncells)
+                .filter(|&c| !v.board.cells[c].transit && !ctx.promotes_on(side, piece, c))
+                .collect();
             let moves = &ctx.moves[side][piece];
             let attacks = &ctx.attacks[side][piece];
             let mobility = stats(&stand, |c| moves[c].len());
