@@ -72,22 +72,33 @@ pub fn render(engine: &Engine, opts: &Options) -> Result<String, String> {
     if opts.hemispheres && !b.has_poles() {
         return Err("--hemispheres needs a board whose ranks are closed rings and whose end ranks close over poles".into());
     }
-    let (pieces, unmoved, position_text) = position_state(engine, opts.position.as_deref())?;
+    let State {
+        pieces,
+        under,
+        unmoved,
+        text: position_text,
+        hand,
+    } = position_state(engine, opts.position.as_deref())?;
     let mut scene = Scene {
         title: t.name.clone(),
         subtitle: String::new(),
         detail: position_text.clone(),
         pieces,
+        under,
         movement: None,
         paths: opts.paths,
     };
-    let where_ = match &position_text {
+    let mut where_ = match &position_text {
         Some(_) => "given position".to_string(),
         None => "start position".to_string(),
     };
+    if !hand.is_empty() {
+        where_ += &format!(" (in hand: {hand})");
+    }
     if opts.neighbours {
         scene.subtitle = "neighbours: the cells one and two steps beyond each edge".into();
         scene.pieces = vec![None; t.cells.len()];
+        scene.under = vec![None; t.cells.len()];
         return Ok(match opts.format {
             Format::Svg => svg::neighbours(&b, &scene),
             Format::Text => trim_lines(&text::neighbours(&b, &scene)),
@@ -98,6 +109,7 @@ pub fn render(engine: &Engine, opts: &Options) -> Result<String, String> {
             return Err("--empty draws the board without pieces; it takes no --position".into());
         }
         scene.pieces = vec![None; t.cells.len()];
+        scene.under = vec![None; t.cells.len()];
     }
     if let Some(spec) = &opts.moves {
         let (piece, cell, alone) = parse_moves(&b, spec, &scene.pieces)?;
@@ -108,14 +120,11 @@ pub fn render(engine: &Engine, opts: &Options) -> Result<String, String> {
         } else {
             unmoved.clone()
         };
-        if alone {
-            if opts.position.is_none() {
-                scene.pieces = vec![None; t.cells.len()];
-            }
-            scene.pieces[cell] = None;
-        } else {
-            scene.pieces[cell] = None;
+        if alone && opts.position.is_none() {
+            scene.pieces = vec![None; t.cells.len()];
+            scene.under = vec![None; t.cells.len()];
         }
+        scene.pieces[cell] = None;
         let mut m = scene::movement(&b, &scene.pieces, &unmoved_here, piece, cell);
         if !opts.headings.is_empty() {
             for h in &opts.headings {
@@ -174,26 +183,49 @@ fn trim_lines(s: &str) -> String {
     s.lines().map(|l| format!("{}\n", l.trim_end())).collect()
 }
 
-/// Pieces per cell, unmoved cells, and the position's text when one was given.
-type PositionState = (Vec<Option<Piece>>, Vec<bool>, Option<String>);
+/// What a position puts on the board: top pieces, hidden pieces, unmoved cells, the position's
+/// text when one was given, and the pieces in hand in words.
+struct State {
+    pieces: Vec<Option<Piece>>,
+    under: Vec<Option<Piece>>,
+    unmoved: Vec<bool>,
+    text: Option<String>,
+    hand: String,
+}
 
-fn position_state(engine: &Engine, text: Option<&str>) -> Result<PositionState, String> {
+fn position_state(engine: &Engine, text: Option<&str>) -> Result<State, String> {
     orbis_runtime::with_game!(engine, g => state(g, text))
 }
 
-fn state<B: CellSet>(g: &Game<B>, text: Option<&str>) -> Result<PositionState, String> {
+fn state<B: CellSet>(g: &Game<B>, text: Option<&str>) -> Result<State, String> {
     let pos = match text {
         Some(t) => Position::parse(g, t).map_err(|e| e.to_string())?,
         None => Position::start(g),
     };
     let kinds = g.tables.kinds.len();
-    let pieces = pos
-        .board
-        .iter()
-        .map(|&v| (v != 0).then(|| Piece { side: (v as usize - 1) / kinds, kind: (v as usize - 1) % kinds }))
+    let piece = |v: u8| {
+        (v != 0).then(|| Piece {
+            side: (v as usize - 1) / kinds,
+            kind: (v as usize - 1) % kinds,
+        })
+    };
+    let hand: Vec<String> = (0..g.sides)
+        .filter_map(|s| {
+            let held: String = (0..kinds)
+                .flat_map(|k| std::iter::repeat_n(g.symbol(k), pos.hand[s * kinds + k] as usize))
+                .collect();
+            (!held.is_empty()).then(|| format!("{} {held}", g.tables.sides[s].name))
+        })
         .collect();
-    let unmoved = (0..g.tables.cells.len()).map(|c| pos.virgin.has(c)).collect();
-    Ok((pieces, unmoved, text.map(|_| pos.to_text(g))))
+    Ok(State {
+        pieces: pos.board.iter().map(|&v| piece(v)).collect(),
+        under: pos.under.iter().map(|&v| piece(v)).collect(),
+        unmoved: (0..g.tables.cells.len())
+            .map(|c| pos.virgin.has(c))
+            .collect(),
+        text: text.map(|_| pos.to_text(g)),
+        hand: hand.join(", "),
+    })
 }
 
 /// `CELL`, or `[SIDE:]PIECE@CELL`. Returns the piece, its cell, and whether it was named (set alone).

@@ -107,6 +107,9 @@ pub fn side_colours(side: usize, name: &str) -> (&'static str, &'static str, &'s
 
 /// The `<g>` (in a 100 × 100 box) for a piece of `side`: a figure when the name is a usual one, a
 /// disc with the symbol otherwise.
+/// A crown drawn over a piece that carries a royal piece (crowning, `crowns`).
+pub const CROWN: &str = "<path d=\"M30 20 L27 2 L40 12 L50 0 L60 12 L73 2 L70 20 Z\" fill=\"#e8b923\" stroke=\"#5a4000\" stroke-width=\"2.4\" stroke-linejoin=\"round\"/>";
+
 pub fn glyph(name: &str, symbol: char, side: usize, side_name: &str) -> String {
     let (fill, outline, detail) = side_colours(side, side_name);
     match Figure::of_name(name) {

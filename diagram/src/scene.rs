@@ -65,8 +65,10 @@ pub struct Scene {
     pub subtitle: String,
     /// A further line (the position's text).
     pub detail: Option<String>,
-    /// The piece on each cell.
+    /// The piece on each cell (the top one of a stack).
     pub pieces: Vec<Option<Piece>>,
+    /// The hidden piece beneath it, on cells that hold a stack.
+    pub under: Vec<Option<Piece>>,
     pub movement: Option<Movement>,
     /// Whether the movement's rays are drawn.
     pub paths: bool,

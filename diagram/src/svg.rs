@@ -425,7 +425,20 @@ fn define_glyph(doc: &mut Doc, b: &Board, side: usize, kind: usize) -> String {
     let id = format!("p{side}-{kind}");
     if !doc.defs.contains(&format!("id=\"{id}\"")) {
         let k = &b.t.kinds[kind];
-        let _ = writeln!(doc.defs, "<g id=\"{id}\">{}</g>", pieces::glyph(&k.name, k.symbol, side, &b.t.sides[side].name));
+        let side_name = &b.t.sides[side].name;
+        let figure = match k.crowned {
+            // A crowned piece: its carrier's figure under a crown.
+            Some((carrier, _)) => {
+                let c = &b.t.kinds[carrier as usize];
+                format!(
+                    "{}{}",
+                    pieces::glyph(&c.name, c.symbol, side, side_name),
+                    pieces::CROWN
+                )
+            }
+            None => pieces::glyph(&k.name, k.symbol, side, side_name),
+        };
+        let _ = writeln!(doc.defs, "<g id=\"{id}\">{figure}</g>");
     }
     id
 }
@@ -462,7 +475,15 @@ fn draw_content(doc: &mut Doc, b: &Board, geom: &Geom, scene: &Scene, s: f64) {
     }
     for (c, p) in scene.pieces.iter().enumerate() {
         if let (Some(p), Some(g)) = (p, &geom.cells[c]) {
-            place_glyph(doc, b, p.side, p.kind, g.cx, g.cy, g.size);
+            match scene.under.get(c).copied().flatten() {
+                // A stack: the hidden piece behind, lower left, the top one in front, upper right.
+                Some(u) => {
+                    let (size, shift) = (g.size * 0.66, g.size * 0.17);
+                    place_glyph(doc, b, u.side, u.kind, g.cx - shift, g.cy + shift, size);
+                    place_glyph(doc, b, p.side, p.kind, g.cx + shift, g.cy - shift, size);
+                }
+                None => place_glyph(doc, b, p.side, p.kind, g.cx, g.cy, g.size),
+            }
         }
     }
     if let Some(m) = &scene.movement {
@@ -578,7 +599,7 @@ fn legends(doc: &mut Doc, b: &Board, scene: &Scene, geom: Option<&Geom>, x: f64,
     let mut items = Vec::new();
     // Pieces present, by kind, with the sides that have them.
     let mut kinds: Vec<(usize, usize)> = Vec::new();
-    for p in scene.pieces.iter().flatten() {
+    for p in scene.pieces.iter().chain(scene.under.iter()).flatten() {
         if !kinds.contains(&(p.kind, p.side)) {
             kinds.push((p.kind, p.side));
         }
@@ -597,9 +618,13 @@ fn legends(doc: &mut Doc, b: &Board, scene: &Scene, geom: Option<&Geom>, x: f64,
         seen.push(kind);
         let id = define_glyph(doc, b, side, kind);
         let k = &b.t.kinds[kind];
+        let symbol = match k.crowned {
+            Some((_, crown)) => format!("{}({})", k.symbol, b.t.kinds[crown as usize].symbol),
+            None => k.symbol.to_string(),
+        };
         items.push((
             format!("<use href=\"#{id}\" transform=\"translate(-1 -2) scale(0.24)\"/>"),
-            format!("{} {}", k.symbol, k.name),
+            format!("{symbol} {}", k.name),
         ));
     }
     let sides: Vec<usize> = {

@@ -9,8 +9,26 @@ use crate::scene::{PathLine, Piece, Scene};
 use std::fmt::Write;
 
 fn symbol(b: &Board, p: Piece) -> String {
-    let s = b.t.kinds[p.kind].symbol;
-    if p.side == 0 { s.to_string() } else { s.to_lowercase().to_string() }
+    let kind = &b.t.kinds[p.kind];
+    // A crowned piece shows its crown as the general notation does: `R(K)`.
+    let s = match kind.crowned {
+        Some((_, crown)) => format!("{}({})", kind.symbol, b.t.kinds[crown as usize].symbol),
+        None => kind.symbol.to_string(),
+    };
+    if p.side == 0 {
+        s
+    } else {
+        s.to_lowercase()
+    }
+}
+
+/// The pieces on a cell: the top one, and a hidden one beneath after a `/`.
+fn stack_text(b: &Board, scene: &Scene, c: usize) -> Option<String> {
+    let top = symbol(b, scene.pieces[c]?);
+    Some(match scene.under.get(c).copied().flatten() {
+        Some(u) => format!("{top}/{}", symbol(b, u)),
+        None => top,
+    })
 }
 
 /// Centres `s` in `w` columns.
@@ -23,11 +41,13 @@ fn centre(s: &str, w: usize) -> String {
     format!("{}{}{}", " ".repeat(left), s, " ".repeat(w - len - left))
 }
 
-fn cell_width(b: &Board) -> usize {
+fn cell_width(b: &Board, scene: &Scene) -> usize {
     let g = b.t.grid.as_ref().expect("grid");
     let files = g.files.iter().map(|f| f.chars().count()).max().unwrap_or(1);
     let names = b.t.cells.iter().map(|c| c.chars().count()).max().unwrap_or(2);
-    (files + 2).max(3).max(names + 1)
+    // Stacks and crowned pieces (`P/R(K)`) need more room than one letter.
+    let pieces = (0..scene.pieces.len()).filter_map(|c| stack_text(b, scene, c)).map(|t| t.chars().count() + 2).max().unwrap_or(0);
+    (files + 2).max(3).max(names + 1).max(pieces)
 }
 
 fn rank_width(b: &Board) -> usize {
@@ -38,7 +58,7 @@ fn rank_width(b: &Board) -> usize {
 /// The board (with the position, and the movement marks when there are any).
 pub fn board(b: &Board, scene: &Scene) -> String {
     let g = b.t.grid.as_ref().expect("grid");
-    let cw = cell_width(b);
+    let cw = cell_width(b, scene);
     let rw = rank_width(b);
     let mut out = String::new();
     let _ = writeln!(out, "{} — {}", scene.title, scene.subtitle);
@@ -98,7 +118,7 @@ fn movement(b: &Board, scene: &Scene, rays: &str, out: &mut String) {
 }
 
 fn cell_text(b: &Board, scene: &Scene, c: usize) -> String {
-    let piece = scene.pieces[c].map(|p| symbol(b, p));
+    let piece = stack_text(b, scene, c);
     if let Some(m) = &scene.movement {
         if m.cell == c {
             return format!("[{}]", symbol(b, m.piece));
@@ -122,7 +142,13 @@ fn cell_text(b: &Board, scene: &Scene, c: usize) -> String {
 }
 
 fn legend(b: &Board, scene: &Scene, out: &mut String) {
-    let mut kinds: Vec<usize> = scene.pieces.iter().flatten().map(|p| p.kind).collect();
+    let mut kinds: Vec<usize> = scene
+        .pieces
+        .iter()
+        .chain(scene.under.iter())
+        .flatten()
+        .map(|p| p.kind)
+        .collect();
     if let Some(m) = &scene.movement {
         kinds.push(m.piece.kind);
     }
@@ -131,7 +157,16 @@ fn legend(b: &Board, scene: &Scene, out: &mut String) {
     if kinds.is_empty() {
         return;
     }
-    let names: Vec<String> = kinds.iter().map(|&k| format!("{} {}", b.t.kinds[k].symbol, b.t.kinds[k].name)).collect();
+    let names: Vec<String> = kinds
+        .iter()
+        .map(|&k| {
+            format!(
+                "{} {}",
+                symbol(b, Piece { side: 0, kind: k }),
+                b.t.kinds[k].name
+            )
+        })
+        .collect();
     let sides: Vec<&str> = b.t.sides.iter().map(|s| s.name.as_str()).collect();
     let _ = writeln!(out, "pieces: {} ({} upper case, {} lower case)", names.join(", "), sides[0], sides[1..].join(", "));
 }
@@ -178,7 +213,7 @@ fn seams(b: &Board, out: &mut String) {
 /// The neighbour table: the board inside two rings of the cells one and two steps beyond each edge.
 pub fn neighbours(b: &Board, scene: &Scene) -> String {
     let g = b.t.grid.as_ref().expect("grid");
-    let cw = cell_width(b);
+    let cw = cell_width(b, scene);
     let rw = rank_width(b).max(2);
     let (w, h) = (b.width as i32, b.height as i32);
     let mut out = String::new();
