@@ -77,6 +77,14 @@ fn cube_suite() {
     assert!(checked >= 16, "only {checked} counts checked");
 }
 
+/// The games with stacks and crowning (the soccer ball's counts confirmed by the reference built
+/// from the polyhedron, tests/soccer_ball_games.rs).
+#[test]
+fn stacks_suite() {
+    let checked = check_suite("tests/perft/stacks.txt");
+    assert!(checked >= 25, "only {checked} counts checked");
+}
+
 /// The two-player 8x8 cube's perft 5, the one count of the suite above the node budget that the
 /// issue asks to test (about 10 s).
 #[test]

@@ -1,9 +1,10 @@
 //! Perft cross-checks of the table-driven runtime against the slow reference move generator
-//! (tests/common/reference.rs) on every example.
+//! (tests/common/reference.rs) on every example, and deeper and in long games on the examples
+//! with stacks, crowning, `cannot-check`, `royal-path unattacked` and `bare`.
 
 mod common;
 
-use common::reference::{board_part, general, legal, perft, start};
+use common::reference::{board_part, from_general, general, legal, perft, start};
 
 /// Depths whose count is above this are left to the games' own references (the cube games:
 /// tests/cube_games.rs): the slow reference needs minutes for the 100,000 leaves of perft 3 on
@@ -77,5 +78,79 @@ fn runtime_agrees_with_reference_in_random_middlegames() {
             let depth = if v.sides.len() > 2 { 1 } else { 2 };
             assert_eq!(engine.perft(Some(&text), depth).unwrap(), perft(&v, &p, depth), "{path} after {played:?}");
         }
+    }
+}
+
+/// The examples with stacks, a hand, crowning, `cannot-check`, `royal-path unattacked` and
+/// `bare`: the features the reference models beyond plain moves.
+const CROWNING_EXAMPLES: [&str; 3] = [
+    "examples/soccer-ball/soccer-ball.orbis",
+    "examples/soccer-ball/soccer-ball-chivalrous.orbis",
+    "examples/stacks/crowned-chess.orbis",
+];
+
+/// Deeper than every example: after both sides crowned and a few moves, where checks of crowned
+/// pieces, hidden royal pieces and the royal paths start to count.
+#[test]
+fn runtime_agrees_with_reference_on_crowning_examples_deeper() {
+    for path in CROWNING_EXAMPLES {
+        cross_check(path, 5);
+    }
+}
+
+/// Long random games on the crowning examples, where the games end (mate, bare): at every ply the
+/// positions after each legal move must be the same in both (not only their number), and the
+/// reference must read back the engine's general notation.
+#[test]
+fn runtime_agrees_with_reference_in_long_crowning_games() {
+    for path in CROWNING_EXAMPLES {
+        let v = common::variant(path);
+        let engine = common::engine(path);
+        let mut seed = 987654321u64;
+        let mut endings: Vec<String> = Vec::new();
+        for _game in 0..12 {
+            let mut p = start(&v);
+            let mut text = engine.position_text(None).unwrap();
+            for _ply in 0..120 {
+                let general_now = engine.general_text(Some(&text)).unwrap();
+                assert_eq!(
+                    general(&v, &from_general(&v, &board_part(&general_now))),
+                    board_part(&general_now),
+                    "{path}: reading {general_now}"
+                );
+                let next = legal(&v, &p);
+                let mut theirs: Vec<String> = Vec::new();
+                let mut played = Vec::new();
+                for m in engine.moves(Some(&text)).unwrap() {
+                    let (after, _) = engine
+                        .play_status(Some(&text), &[m.notation.as_str()])
+                        .unwrap();
+                    theirs.push(board_part(&engine.general_text(Some(&after)).unwrap()));
+                    played.push(after);
+                }
+                let mut ours: Vec<String> = next.iter().map(|q| general(&v, q)).collect();
+                let mut sorted = theirs.clone();
+                sorted.sort();
+                ours.sort();
+                assert_eq!(
+                    sorted, ours,
+                    "{path}: positions after the moves of {general_now}"
+                );
+                if played.is_empty() {
+                    endings.push(engine.play_status(Some(&text), &[]).unwrap().1);
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let pick = (seed >> 33) as usize % played.len();
+                p = next
+                    .into_iter()
+                    .find(|q| general(&v, q) == theirs[pick])
+                    .unwrap();
+                text = played.swap_remove(pick);
+            }
+        }
+        println!("{path}: {endings:?}");
     }
 }

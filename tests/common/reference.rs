@@ -11,6 +11,16 @@
 //! and anyone may capture them; under `game-end last-standing`, while three or more teams are in
 //! the game, a side to move without a legal move goes out (its pieces leave the board under
 //! `eliminated remove`) and the turn passes on in declared order, skipping sides that are out.
+//!
+//! Stacks, crowning and the rules about royal pieces follow docs/language.md too ("Pieces that
+//! give no check", "Stacks", "Crowning", "Royal paths", `bare`): a cell holds a top piece and
+//! possibly a hidden one beneath it that neither moves nor attacks until the top one moves off; a
+//! capture onto a stack takes both; pieces in the hand enter by crowning an own carrier (top or
+//! hidden), and a royal piece in the hand makes crowning with it the only kind of move. Royal
+//! pieces, hidden ones included, may not be left attacked; `cannot-check` pieces attack nothing
+//! (no check, no safety test) and, as every piece, never capture a royal one; under
+//! `royal-path unattacked` a royal piece's move must also pass only unattacked cells (judged with
+//! it lifted off); under `bare`, a position where a side has royal pieces only has no moves.
 
 use orbis_compiler::lower::rule_rays;
 use orbis_compiler::model::Variant;
@@ -19,8 +29,12 @@ use std::collections::BTreeSet;
 
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct RefPos {
-    /// (side, kind) per cell.
+    /// (side, kind) per cell: the top piece, the one that moves and attacks.
     pub board: Vec<Option<(usize, usize)>>,
+    /// The kind of the hidden piece beneath the top one (a stack), of the top piece's side.
+    pub hidden: Vec<Option<usize>>,
+    /// Per side: the kinds held in the hand, sorted (a multiset).
+    pub hand: Vec<Vec<usize>>,
     pub virgin: Vec<bool>,
     pub ep: Option<(Vec<usize>, usize)>,
     pub to_move: usize,
@@ -35,23 +49,65 @@ pub enum RefMove {
     Castle(usize),
     /// A slide around an empty closed line back to `from` (where the rules allow it).
     Stationary(usize),
+    /// A piece of kind `crown` from the hand onto the own carrier (top or hidden) on `cell`.
+    /// `hidden`: the carrier is the hidden piece of a stack (both pieces of one may carry).
+    Crown {
+        crown: usize,
+        cell: usize,
+        hidden: bool,
+    },
 }
 
-pub fn start(v: &Variant) -> RefPos {
-    let mut p = RefPos {
-        board: vec![None; v.board.cells.len()],
-        virgin: vec![false; v.board.cells.len()],
+/// An empty position of `v` (white to move, nothing in the hands).
+fn empty(v: &Variant) -> RefPos {
+    let n = v.board.cells.len();
+    RefPos {
+        board: vec![None; n],
+        hidden: vec![None; n],
+        hand: vec![Vec::new(); v.sides.len()],
+        virgin: vec![false; n],
         ep: None,
         to_move: 0,
         out: vec![false; v.sides.len()],
-    };
+    }
+}
+
+pub fn start(v: &Variant) -> RefPos {
+    let mut p = empty(v);
     for (s, side) in v.sides.iter().enumerate() {
         for &(c, k) in &side.setup {
             p.board[c] = Some((s, k));
             p.virgin[c] = true;
         }
+        // `atop` puts a piece on a setup piece of the side, which becomes hidden.
+        for &(c, k) in &side.atop {
+            p.hidden[c] = p.board[c].map(|(_, under)| under);
+            p.board[c] = Some((s, k));
+        }
+        p.hand[s] = side.hand.clone();
+        p.hand[s].sort_unstable();
     }
     settle(v, p)
+}
+
+/// Whether a royal piece stands on `cell`, on top or hidden.
+fn holds_royal(v: &Variant, p: &RefPos, cell: usize) -> bool {
+    p.board[cell].is_some_and(|(_, k)| v.pieces[k].royal)
+        || p.hidden[cell].is_some_and(|k| v.pieces[k].royal)
+}
+
+/// Takes the top piece off `cell`: the hidden piece beneath, if any, becomes the cell's piece.
+fn lift(p: &mut RefPos, cell: usize) -> (usize, usize) {
+    let (s, k) = p.board[cell].take().expect("a piece to lift");
+    p.board[cell] = p.hidden[cell].take().map(|under| (s, under));
+    (s, k)
+}
+
+/// Empties `cell` entirely: a capture takes the whole stack.
+fn clear(p: &mut RefPos, cell: usize) {
+    p.board[cell] = None;
+    p.hidden[cell] = None;
+    p.virgin[cell] = false;
 }
 
 /// The sides that can attack `side`: of another team, still in the game.
@@ -64,8 +120,20 @@ fn capturable(v: &Variant, p: &RefPos, cell: usize) -> bool {
     match p.board[cell] {
         None => false,
         Some((s, _)) if p.out[s] => true,
-        Some((s, k)) => v.sides[s].team != v.sides[p.to_move].team && !v.pieces[k].royal,
+        // Royal pieces, hidden ones included, are never captured (with two sides only a
+        // `cannot-check` piece can stand next to taking one, and it may not).
+        Some((s, _)) => v.sides[s].team != v.sides[p.to_move].team && !holds_royal(v, p, cell),
     }
+}
+
+/// Whether `side` is bare: every piece it has, on top, hidden or in the hand, is royal.
+fn bare(v: &Variant, p: &RefPos, side: usize) -> bool {
+    let on_board = (0..p.board.len()).filter(|&c| p.board[c].is_some_and(|(s, _)| s == side));
+    let mut kinds = on_board
+        .flat_map(|c| [p.board[c].map(|(_, k)| k), p.hidden[c]])
+        .flatten()
+        .chain(p.hand[side].iter().copied());
+    kinds.all(|k| v.pieces[k].royal)
 }
 
 /// The teams with a side still in the game.
@@ -100,8 +168,7 @@ pub fn settle(v: &Variant, mut p: RefPos) -> RefPos {
         if v.rules.remove_eliminated {
             for c in 0..p.board.len() {
                 if p.board[c].is_some_and(|(s, _)| s == side) {
-                    p.board[c] = None;
-                    p.virgin[c] = false;
+                    clear(&mut p, c);
                 }
             }
         }
@@ -110,11 +177,15 @@ pub fn settle(v: &Variant, mut p: RefPos) -> RefPos {
     p
 }
 
-/// Whether `side` could capture on `target` (ignoring en passant and legality).
+/// Whether `side` could capture on `target` (ignoring en passant and legality). Only top pieces
+/// attack (hidden ones do not), and `cannot-check` pieces are left out: this is the test for
+/// check and every safety test.
 pub fn attacks(v: &Variant, p: &RefPos, target: usize, side: usize) -> bool {
     for from in 0..p.board.len() {
-        let Some((s, k)) = p.board[from] else { continue };
-        if s != side {
+        let Some((s, k)) = p.board[from] else {
+            continue;
+        };
+        if s != side || v.pieces[k].cannot_check {
             continue;
         }
         for rule in &v.pieces[k].rules {
@@ -136,15 +207,78 @@ pub fn attacks(v: &Variant, p: &RefPos, target: usize, side: usize) -> bool {
     false
 }
 
+/// The cells an opponent of the side to move attacks once the piece on `from` is lifted off its
+/// cell (`royal-path unattacked`: a royal piece does not shield the cells it moves through; a
+/// hidden piece beneath it, if any, stays and blocks as it will after the move).
+fn attacked_without(v: &Variant, p: &RefPos, from: usize) -> Vec<bool> {
+    let mut q = p.clone();
+    lift(&mut q, from);
+    let enemies = opponents(v, p, p.to_move);
+    (0..q.board.len())
+        .map(|c| enemies.iter().any(|&e| attacks(v, &q, c, e)))
+        .collect()
+}
+
+/// The crowning moves of the side to move: each kind in its hand onto each own piece of a kind
+/// that carries it, on top or hidden; while a royal piece is held, only crowning with it.
+fn crownings(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
+    let us = p.to_move;
+    let royal_held = p.hand[us].iter().any(|&k| v.pieces[k].royal);
+    let mut out = BTreeSet::new();
+    for &crown in &p.hand[us] {
+        if royal_held && !v.pieces[crown].royal {
+            continue;
+        }
+        let carries = |k: usize| v.pieces[crown].crowns.contains(&k);
+        for cell in 0..p.board.len() {
+            let Some((s, top)) = p.board[cell] else {
+                continue;
+            };
+            if s != us {
+                continue;
+            }
+            if carries(top) {
+                out.insert(RefMove::Crown {
+                    crown,
+                    cell,
+                    hidden: false,
+                });
+            }
+            if p.hidden[cell].is_some_and(carries) {
+                out.insert(RefMove::Crown {
+                    crown,
+                    cell,
+                    hidden: true,
+                });
+            }
+        }
+    }
+    out
+}
+
 pub fn pseudo(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
     let us = p.to_move;
-    let mut out = BTreeSet::new();
+    let mut out = crownings(v, p);
+    // While a royal piece is in the hand, crowning with it is the side's only kind of move.
+    if p.hand[us].iter().any(|&k| v.pieces[k].royal) {
+        return out;
+    }
     let mut stationary = Vec::new();
     for from in 0..p.board.len() {
         let Some((s, k)) = p.board[from] else { continue };
         if s != us {
             continue;
         }
+        // `royal-path unattacked`: the cells a royal piece may not pass, found with it lifted off
+        // (hidden royal pieces never move, so only a top one is ever lifted). A stationary move
+        // passes every cell of its closed line.
+        let danger = (v.rules.royal_path_unattacked && v.pieces[k].royal)
+            .then(|| attacked_without(v, p, from));
+        let unattacked = |passed: &[usize]| {
+            danger
+                .as_ref()
+                .is_none_or(|d| passed.iter().all(|&c| !d[c]))
+        };
         let promo = v.sides[us].promotions.iter().find(|pr| pr.piece == k);
         let mut add = |to: usize, sets_ep: Vec<usize>, takes: Option<usize>| match promo {
             Some(pr) if pr.zone.contains(&to) => {
@@ -169,17 +303,29 @@ pub fn pseudo(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
                     continue;
                 }
                 let around = r.flags & ray::RETURNS != 0 && r.flags & ray::QUIET != 0;
-                if v.rules.stationary_moves && around && r.cells.iter().all(|&c| p.board[c].is_none()) {
+                if v.rules.stationary_moves
+                    && around
+                    && r.cells.iter().all(|&c| p.board[c].is_none())
+                    && unattacked(&r.must_empty)
+                    && unattacked(&r.cells)
+                {
                     stationary.push(from);
                 }
-                for &c in &r.cells {
+                for (i, &c) in r.cells.iter().enumerate() {
+                    // The cells this ray passes before reaching `c`; each ray is judged on its
+                    // own, so one unattacked way to a cell is enough.
+                    let path_ok = unattacked(&r.must_empty) && unattacked(&r.cells[..i]);
                     match p.board[c] {
                         None => {
-                            if r.flags & ray::QUIET != 0 && !v.board.cells[c].transit {
-                                let sets = if r.flags & ray::EP_TARGET != 0 { r.must_empty.clone() } else { Vec::new() };
+                            if r.flags & ray::QUIET != 0 && !v.board.cells[c].transit && path_ok {
+                                let sets = if r.flags & ray::EP_TARGET != 0 {
+                                    r.must_empty.clone()
+                                } else {
+                                    Vec::new()
+                                };
                                 add(c, sets, None);
                             }
-                            if r.flags & ray::EP_CAPTURE != 0 {
+                            if r.flags & ray::EP_CAPTURE != 0 && path_ok {
                                 if let Some((cells, victim)) = &p.ep {
                                     if cells.contains(&c) && capturable(v, p, *victim) {
                                         add(c, Vec::new(), Some(*victim));
@@ -188,7 +334,7 @@ pub fn pseudo(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
                             }
                         }
                         Some(_) => {
-                            if capturable(v, p, c) && r.flags & ray::CAPTURE != 0 {
+                            if capturable(v, p, c) && r.flags & ray::CAPTURE != 0 && path_ok {
                                 add(c, Vec::new(), None);
                             }
                             break;
@@ -219,6 +365,14 @@ pub fn pseudo(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
     out
 }
 
+/// The kind the frontend derived for `carrier` carrying `crown`.
+fn crowned_kind(v: &Variant, carrier: usize, crown: usize) -> usize {
+    v.pieces
+        .iter()
+        .position(|pc| pc.crowned == Some((carrier, crown)))
+        .expect("a crowned kind per carrier")
+}
+
 pub fn play(v: &Variant, p: &RefPos, m: &RefMove) -> RefPos {
     let mut q = p.clone();
     q.ep = None;
@@ -226,24 +380,46 @@ pub fn play(v: &Variant, p: &RefPos, m: &RefMove) -> RefPos {
         RefMove::Stationary(_) => {}
         RefMove::Castle(i) => {
             let c = &v.sides[p.to_move].castles[*i];
-            let king = q.board[c.king_from].take();
-            let rook = q.board[c.rook_from].take();
-            q.board[c.king_to] = king;
-            q.board[c.rook_to] = rook;
+            let king = lift(&mut q, c.king_from);
+            let rook = lift(&mut q, c.rook_from);
+            q.board[c.king_to] = Some(king);
+            q.board[c.rook_to] = Some(rook);
             q.virgin[c.king_from] = false;
             q.virgin[c.rook_from] = false;
         }
         RefMove::Step { from, to, promo, sets_ep, takes } => {
             if let Some(t) = takes {
-                q.board[*t] = None;
-                q.virgin[*t] = false;
+                clear(&mut q, *t);
             }
-            let (s, k) = q.board[*from].take().unwrap();
+            let (s, k) = lift(&mut q, *from);
+            // A hidden piece uncovered on `from` has not moved itself.
+            if q.board[*from].is_none() {
+                q.virgin[*from] = false;
+            }
+            clear(&mut q, *to);
             q.board[*to] = Some((s, promo.unwrap_or(k)));
-            q.virgin[*from] = false;
-            q.virgin[*to] = false;
             if !sets_ep.is_empty() {
                 q.ep = Some((sets_ep.clone(), *to));
+            }
+        }
+        RefMove::Crown {
+            crown,
+            cell,
+            hidden,
+        } => {
+            let held = &mut q.hand[p.to_move];
+            held.remove(
+                held.iter()
+                    .position(|k| k == crown)
+                    .expect("the crown is held"),
+            );
+            // The carrier becomes the crowned kind where it stands, on top or hidden.
+            if *hidden {
+                let carrier = q.hidden[*cell].expect("a hidden carrier");
+                q.hidden[*cell] = Some(crowned_kind(v, carrier, *crown));
+            } else {
+                let (s, carrier) = q.board[*cell].expect("a carrier");
+                q.board[*cell] = Some((s, crowned_kind(v, carrier, *crown)));
             }
         }
     }
@@ -252,17 +428,21 @@ pub fn play(v: &Variant, p: &RefPos, m: &RefMove) -> RefPos {
 }
 
 /// The positions after each legal move, before eliminations: a move is legal when it leaves no
-/// royal piece of the mover attacked by an opponent.
+/// royal piece of the mover, on top or hidden, attacked by an opponent. Under `bare`, a position
+/// where a side in the game has royal pieces only is over: it has no moves.
 fn unsettled_legal(v: &Variant, p: &RefPos) -> Vec<RefPos> {
     let us = p.to_move;
+    if v.rules.bare.is_some() && (0..v.sides.len()).any(|s| !p.out[s] && bare(v, p, s)) {
+        return Vec::new();
+    }
     pseudo(v, p)
         .iter()
         .map(|m| play(v, p, m))
         .filter(|q| {
             let enemies = opponents(v, q, us);
-            (0..q.board.len()).all(|c| match q.board[c] {
-                Some((s, k)) if s == us && v.pieces[k].royal => enemies.iter().all(|&e| !attacks(v, q, c, e)),
-                _ => true,
+            (0..q.board.len()).all(|c| {
+                let ours = q.board[c].is_some_and(|(s, _)| s == us);
+                !(ours && holds_royal(v, q, c)) || enemies.iter().all(|&e| !attacks(v, q, c, e))
             })
         })
         .collect()
@@ -289,16 +469,51 @@ pub fn board_part(general: &str) -> String {
     general.split_whitespace().filter(|t| !t.starts_with("clock=") && !t.starts_with("move=") && !t.starts_with("virgin=") && !t.starts_with("ep=")).collect::<Vec<_>>().join(" ")
 }
 
+/// How a kind is written in positions: its symbol, and a crowned piece's crown in parentheses.
+fn piece_text(v: &Variant, k: usize) -> String {
+    match v.pieces[k].crowned {
+        Some((_, crown)) => format!("{}({})", v.pieces[k].symbol, v.pieces[crown].symbol),
+        None => v.pieces[k].symbol.to_string(),
+    }
+}
+
 pub fn general(v: &Variant, p: &RefPos) -> String {
     let mut parts = vec![format!("turn={}", v.sides[p.to_move].name)];
     for (s, side) in v.sides.iter().enumerate() {
         let pieces: Vec<String> = (0..p.board.len())
             .filter_map(|c| match p.board[c] {
-                Some((ps, k)) if ps == s => Some(format!("{}{}", v.pieces[k].symbol, v.board.cells[c].name)),
+                Some((ps, k)) if ps == s => {
+                    // A stack is written top first: `P/R(K)z2`.
+                    let under = p.hidden[c]
+                        .map(|h| format!("/{}", piece_text(v, h)))
+                        .unwrap_or_default();
+                    Some(format!(
+                        "{}{under}{}",
+                        piece_text(v, k),
+                        v.board.cells[c].name
+                    ))
+                }
                 _ => None,
             })
             .collect();
         parts.push(format!("{}={}", side.name, pieces.join(",")));
+    }
+    // `hand=white:K,black:K`: the held symbols in kind order, sides without any left out.
+    let hands: Vec<String> = (0..v.sides.len())
+        .filter(|&s| !p.hand[s].is_empty())
+        .map(|s| {
+            format!(
+                "{}:{}",
+                v.sides[s].name,
+                p.hand[s]
+                    .iter()
+                    .map(|&k| v.pieces[k].symbol)
+                    .collect::<String>()
+            )
+        })
+        .collect();
+    if !hands.is_empty() {
+        parts.push(format!("hand={}", hands.join(",")));
     }
     if p.out.iter().any(|&o| o) {
         let out: Vec<&str> = (0..v.sides.len()).filter(|&s| p.out[s]).map(|s| v.sides[s].name.as_str()).collect();
@@ -307,31 +522,79 @@ pub fn general(v: &Variant, p: &RefPos) -> String {
     parts.join(" ")
 }
 
-/// A position from the general notation's `turn=`, side and `out=` fields (no en passant, no
-/// unmoved pieces): for cross-checks from given positions.
+/// Reads a piece written as in [`piece_text`] off the front of `text`: the kind and the rest.
+fn read_piece<'a>(v: &Variant, text: &'a str) -> (usize, &'a str) {
+    let symbol = text.chars().next().expect("symbol");
+    // Derived (crowned) kinds share their carrier's symbol and come after it.
+    let by_symbol = |sym: char| {
+        v.pieces
+            .iter()
+            .position(|pc| pc.symbol == sym && pc.crowned.is_none())
+            .unwrap_or_else(|| panic!("no piece {sym}"))
+    };
+    let k = by_symbol(symbol);
+    let rest = &text[symbol.len_utf8()..];
+    match rest.strip_prefix('(') {
+        Some(inner) => {
+            let crown = inner.chars().next().expect("crown");
+            let rest = inner[crown.len_utf8()..]
+                .strip_prefix(')')
+                .expect("')' after the crown");
+            (crowned_kind(v, k, by_symbol(crown)), rest)
+        }
+        None => (k, rest),
+    }
+}
+
+/// A position from the general notation's `turn=`, side, `hand=` and `out=` fields (no en
+/// passant, no unmoved pieces): for cross-checks from given positions.
 #[allow(dead_code)]
 pub fn from_general(v: &Variant, text: &str) -> RefPos {
-    let mut p = RefPos {
-        board: vec![None; v.board.cells.len()],
-        virgin: vec![false; v.board.cells.len()],
-        ep: None,
-        to_move: 0,
-        out: vec![false; v.sides.len()],
+    let mut p = empty(v);
+    let side = |name: &str| {
+        v.sides
+            .iter()
+            .position(|s| s.name == name)
+            .unwrap_or_else(|| panic!("no side {name}"))
     };
-    let side = |name: &str| v.sides.iter().position(|s| s.name == name).unwrap_or_else(|| panic!("no side {name}"));
     for token in text.split_whitespace() {
         let (key, value) = token.split_once('=').expect("KEY=VALUE");
         match key {
             "turn" => p.to_move = side(value),
             "out" => value.split(',').for_each(|s| p.out[side(s)] = true),
+            "hand" => {
+                for entry in value.split(',') {
+                    let (name, symbols) = entry.split_once(':').expect("SIDE:PIECES");
+                    let s = side(name);
+                    p.hand[s].extend(symbols.chars().map(|sym| {
+                        v.pieces
+                            .iter()
+                            .position(|pc| pc.symbol == sym && !pc.crowns.is_empty())
+                            .expect("a held piece")
+                    }));
+                    p.hand[s].sort_unstable();
+                }
+            }
             "clock" | "move" => {}
             _ => {
                 let s = side(key);
                 for item in value.split(',').filter(|i| !i.is_empty()) {
-                    let symbol = item.chars().next().expect("symbol");
-                    let k = v.pieces.iter().position(|pc| pc.symbol == symbol).expect("piece");
-                    let c = v.board.cells.iter().position(|cell| cell.name == item[symbol.len_utf8()..]).expect("cell");
+                    let (k, rest) = read_piece(v, item);
+                    let (under, name) = match rest.strip_prefix('/') {
+                        Some(r) => {
+                            let (h, name) = read_piece(v, r);
+                            (Some(h), name)
+                        }
+                        None => (None, rest),
+                    };
+                    let c = v
+                        .board
+                        .cells
+                        .iter()
+                        .position(|cell| cell.name == name)
+                        .expect("cell");
                     p.board[c] = Some((s, k));
+                    p.hidden[c] = under;
                 }
             }
         }
