@@ -982,29 +982,8 @@ fn build_side(pair: Pair<Rule>) -> Result<Side, SyntaxError> {
                 let name = c.name()?;
                 SideStmt::Zone { span: sspan, name, zone: build_zone(c.next()?)? }
             }
-            Rule::setup => {
-                let mut groups = Vec::new();
-                for group in Children::of(stmt).rest() {
-                    let mut gc = Children::of(group);
-                    let symbol = gc.name()?;
-                    let cells = gc.rest().map(|p| name_of(&p)).collect();
-                    groups.push(SetupGroup { symbol, cells });
-                }
-                SideStmt::Setup(Setup { span: sspan, groups })
-            }
-            Rule::atop => {
-                let mut groups = Vec::new();
-                for group in Children::of(stmt).rest() {
-                    let mut gc = Children::of(group);
-                    let symbol = gc.name()?;
-                    let cells = gc.rest().map(|p| name_of(&p)).collect();
-                    groups.push(SetupGroup { symbol, cells });
-                }
-                SideStmt::Atop(Setup {
-                    span: sspan,
-                    groups,
-                })
-            }
+            Rule::setup => SideStmt::Setup(build_setup(stmt)?),
+            Rule::atop => SideStmt::Atop(build_setup(stmt)?),
             Rule::hand => SideStmt::Hand {
                 span: sspan,
                 symbols: Children::of(stmt).rest().map(|p| name_of(&p)).collect(),
@@ -1055,6 +1034,19 @@ fn build_side(pair: Pair<Rule>) -> Result<Side, SyntaxError> {
         });
     }
     Ok(Side { span, name, statements })
+}
+
+/// A `setup` or `atop` block: piece symbols, each followed by its cells.
+fn build_setup(stmt: Pair<Rule>) -> Result<Setup, SyntaxError> {
+    let span = span_of(&stmt);
+    let mut groups = Vec::new();
+    for group in Children::of(stmt).rest() {
+        let mut gc = Children::of(group);
+        let symbol = gc.name()?;
+        let cells = gc.rest().map(|p| name_of(&p)).collect();
+        groups.push(SetupGroup { symbol, cells });
+    }
+    Ok(Setup { span, groups })
 }
 
 /// A zone form (`rank`, `file`, `cells`, `lines`) or the name of a side's zone.

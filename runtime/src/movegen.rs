@@ -56,15 +56,21 @@ impl<B: CellSet> Position<B> {
         let us = self.to_move;
         let mut i = start;
         while i < out.len() {
-            let undo = self.make_move(game, out[i]);
-            let ok = !self.in_check(game, us);
-            self.unmake(game, &undo);
-            if ok {
+            if self.legal_by_playing(game, out[i], us) {
                 i += 1;
             } else {
                 out.swap_remove(i);
             }
         }
+    }
+
+    /// Whether `mv` leaves no royal piece of `us` attacked, judged by playing it (on the move
+    /// alone, before any side goes out).
+    fn legal_by_playing(&mut self, game: &Game<B>, mv: Move, us: usize) -> bool {
+        let undo = self.make_move(game, mv);
+        let ok = !self.in_check(game, us);
+        self.unmake(game, &undo);
+        ok
     }
 
     /// Pieces of the side to move that stand between one of its royal pieces and an enemy line
@@ -437,10 +443,7 @@ impl<B: CellSet> Position<B> {
             } else if game.stacks && (self.stacked.has(from) || mv.kind == MoveKind::Crown) {
                 // The cell stays occupied when its top piece leaves (the hidden one is
                 // uncovered, and may be royal): judged by playing the move.
-                let undo = self.make_move(game, mv);
-                let ok = !self.in_check(game, us);
-                self.unmake(game, &undo);
-                ok
+                self.legal_by_playing(game, mv, us)
             } else if royal_path
                 && mv.kind == MoveKind::Normal
                 && royals.has(from)
@@ -460,11 +463,7 @@ impl<B: CellSet> Position<B> {
                 // stops the check).
                 allowed.has(mv.to as usize) && stops.is_none_or(|s| s.has(mv.to as usize))
             } else {
-                // Judged on the move alone, before any side goes out.
-                let undo = self.make_move(game, mv);
-                let ok = !self.in_check(game, us);
-                self.unmake(game, &undo);
-                ok
+                self.legal_by_playing(game, mv, us)
             };
             if legal {
                 i += 1;
