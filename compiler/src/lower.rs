@@ -140,6 +140,10 @@ pub fn rule_rays_within(
     if rule.origins.as_ref().is_some_and(|o| !o[side].contains(&origin)) {
         return Ok(Vec::new());
     }
+    if rule.wind.is_some() {
+        // Winding is flooded by the runtime over `Tables::winders`; it has no rays.
+        return Ok(Vec::new());
+    }
     let onto = rule.onto.as_ref().map(|o| &o[side]);
     if let Some((steps, by)) = &rule.distance {
         return distance_rays(v, &geo, flags, origin, *steps, by, onto, budget);
@@ -615,7 +619,42 @@ pub fn lower(v: &Variant) -> Tables {
         t.attack_index.push(t.attacks.len() as u32);
     }
     t.pool = pool;
+    t.winders = winders(v);
     t
+}
+
+/// The winding rules (`wind GROUP within ZONE`): per rule, its zone and each zone cell's
+/// neighbours in the zone along the rule's headings.
+fn winders(v: &Variant) -> Vec<tables::Winder> {
+    let mut out = Vec::new();
+    for (kind, piece) in v.pieces.iter().enumerate() {
+        for rule in &piece.rules {
+            let Some((headings, zone)) = &rule.wind else { continue };
+            let flags = match rule.mode {
+                Mode::Both => ray::QUIET | ray::CAPTURE,
+                Mode::MoveOnly => ray::QUIET,
+                Mode::CaptureOnly => ray::CAPTURE,
+            };
+            let geo = v.board.geometry(piece);
+            let adjacency = zone
+                .iter()
+                .map(|&c| {
+                    let mut next: Vec<u16> = headings
+                        .iter()
+                        .filter_map(|&h| geo.step(c, h, 0))
+                        .map(|(d, _)| d)
+                        .filter(|d| *d != c && zone.binary_search(d).is_ok())
+                        .map(|d| d as u16)
+                        .collect();
+                    next.sort_unstable();
+                    next.dedup();
+                    next
+                })
+                .collect();
+            out.push(tables::Winder { kind: kind as u8, flags, zone: zone.iter().map(|&c| c as u16).collect(), adjacency });
+        }
+    }
+    out
 }
 
 /// Records who attacks what along one capturing ray from `origin`.

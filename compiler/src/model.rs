@@ -230,6 +230,9 @@ pub struct MoveRule {
     /// `distance N by GROUP`: the rule is a leap to every cell exactly N steps away along these
     /// headings (then `first` and `legs` are unused).
     pub distance: Option<(u32, Vec<HeadingId>)>,
+    /// `wind GROUP within ZONE`: the rule moves to every cell of the zone (sorted) reachable
+    /// through empty cells of it along these headings; it has no rays (the runtime floods).
+    pub wind: Option<(Vec<HeadingId>, Vec<CellId>)>,
     /// `onto ...`: per side, the only cells the rule's moves may end on (`None`: any cell).
     pub onto: Option<Vec<Vec<CellId>>>,
     /// The legs after the first.

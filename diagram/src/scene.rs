@@ -122,6 +122,34 @@ pub fn movement(b: &Board, pieces: &[Option<Piece>], unmoved: &[bool], piece: Pi
         }
         paths.push(trace(b, cell, r.heading as usize, must_empty, &cells[..reached], returns));
     }
+    // Winding rules (`wind`): every zone cell reachable through empty zone cells, and the enemy
+    // pieces next to them (no path is drawn: there are many).
+    for w in t.winders.iter().filter(|w| w.kind as usize == piece.kind) {
+        let Some(start) = w.zone.iter().position(|&c| c as usize == cell) else { continue };
+        let mut seen = vec![false; w.zone.len()];
+        seen[start] = true;
+        let mut queue = vec![start];
+        while let Some(i) = queue.pop() {
+            for &d in &w.adjacency[i] {
+                let j = w.zone.iter().position(|&z| z == d).unwrap_or(start);
+                if seen[j] {
+                    continue;
+                }
+                seen[j] = true;
+                let d = d as usize;
+                match pieces[d] {
+                    Some(p) if p.side != piece.side && w.flags & ray::CAPTURE != 0 => marks[d].capture = true,
+                    Some(_) => {}
+                    None => {
+                        if w.flags & ray::QUIET != 0 {
+                            marks[d].quiet = true;
+                        }
+                        queue.push(j);
+                    }
+                }
+            }
+        }
+    }
     Movement { piece, cell, marks, paths }
 }
 

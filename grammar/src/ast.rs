@@ -392,11 +392,10 @@ pub enum LegDirs {
     Turn(Turn),
     Dirs(Dirs),
     /// `distance N [by GROUP]`: every cell exactly N steps away (a whole rule of its own).
-    Distance {
-        span: Span,
-        steps: Int,
-        by: Option<DirSet>,
-    },
+    Distance { span: Span, steps: Int, by: Option<DirSet> },
+    /// `wind GROUP within ZONE`: every cell of the zone reachable through empty cells of it (a
+    /// whole rule of its own).
+    Wind { span: Span, dirs: DirSet, zone: Zone },
 }
 
 /// `bending +2 -2`: per step after the first, the turn from straight on (cycled); each amount

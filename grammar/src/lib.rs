@@ -256,6 +256,8 @@ fn describe_rule(rule: Rule) -> &'static str {
         Rule::kw_bare | Rule::bare => "`bare`",
         Rule::bare_outcome => "`draw`, `win`, `loss` or `ignored`",
         Rule::kw_royal_path | Rule::royal_path => "`royal-path`",
+        Rule::kw_wind | Rule::wind_rule => "`wind`",
+        Rule::kw_within => "`within`",
         Rule::royal_path_kind => "`unattacked` or `any`",
         Rule::kw_and => "`and`",
         Rule::kw_or => "`or`",
@@ -416,6 +418,8 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_hand
             | Rule::kw_bare
             | Rule::kw_royal_path
+            | Rule::kw_wind
+            | Rule::kw_within
     )
 }
 
@@ -834,6 +838,20 @@ fn build_rule(pair: Pair<Rule>) -> Result<Rule_, SyntaxError> {
                         steps,
                         by,
                     },
+                    bending: None,
+                    avoid: Vec::new(),
+                    avoid_cells: None,
+                });
+            }
+            Rule::wind_rule => {
+                let mut wc = Children::of(child);
+                let dirs = build_dir_set(wc.next()?);
+                let zone = build_zone(wc.next()?)?;
+                legs.push(Leg {
+                    span: child_span,
+                    slides: true,
+                    keyword: child_span,
+                    dirs: LegDirs::Wind { span: child_span, dirs, zone },
                     bending: None,
                     avoid: Vec::new(),
                     avoid_cells: None,

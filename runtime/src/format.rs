@@ -12,14 +12,15 @@ use std::fmt;
 
 use crate::tables::{
     ray, Attack, CastleInfo, Eliminated, GameEnd, GridInfo, KindInfo, Layout, LayoutCell, LayoutLabel, LayoutView, Outcome, PromotionInfo, Ray,
-    RulesInfo, SideInfo, Tables, NO_CELL,
+    RulesInfo, SideInfo, Tables, Winder, NO_CELL,
 };
 
 /// First four bytes of every table file.
 pub const MAGIC: [u8; 4] = *b"ORBT";
 /// The layout this build writes. Any layout change bumps it.
-pub const FORMAT_VERSION: u16 = 7;
-/// The oldest version this build still reads: version 6 is version 7 without the stacks section
+pub const FORMAT_VERSION: u16 = 8;
+/// The oldest version this build still reads: version 7 is version 8 without the winders section
+/// (no winding rules), version 6 is version 7 without the stacks section
 /// (no stacks, crowning, hands or pieces that give no check), version 5 is version 6 without the sides' teams
 /// (each side its own team) and the `game-end` and `eliminated` rules (read as their defaults),
 /// version 4 is version 5 without the views' labels (read as none), version 3 version 4 without
@@ -266,6 +267,16 @@ impl Tables {
             Some(o) => 1 + o as u8,
         });
         w.u8(self.rules.royal_path_unattacked as u8);
+        // Version 8: the winders section (winding rules).
+        w.count(self.winders.len());
+        for wd in &self.winders {
+            w.u8(wd.kind);
+            w.u8(wd.flags);
+            w.u16s(&wd.zone);
+            for next in &wd.adjacency {
+                w.u16s(next);
+            }
+        }
 
         let payload = w.0;
         let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
@@ -501,6 +512,20 @@ impl Tables {
                     format!("kind {k} ({}) symbol", kind.name),
                     format!("{:?} is also the symbol of kind {j} ({})", kind.symbol, self.kinds[j].name),
                 ));
+            }
+        }
+
+        for (i, wd) in self.winders.iter().enumerate() {
+            let field = || format!("winder {i}");
+            check_kind(&field, wd.kind)?;
+            check_cells(&field, &wd.zone)?;
+            if wd.adjacency.len() != wd.zone.len() || wd.flags & !(ray::QUIET | ray::CAPTURE) != 0 || wd.flags == 0 {
+                return Err(invalid(field(), "its adjacency does not match its zone, or its flags are not quiet/capture"));
+            }
+            for next in &wd.adjacency {
+                if next.iter().any(|c| !wd.zone.contains(c)) {
+                    return Err(invalid(field(), "a step leaves its zone"));
+                }
             }
         }
 
@@ -1117,12 +1142,26 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
             }
         };
     }
+    // Version 8 adds the winders section.
+    let mut winders = Vec::new();
+    if version >= 8 {
+        r.section = "winders";
+        let n = r.count(10)?;
+        for _ in 0..n {
+            let kind = r.u8()?;
+            let flags = r.u8()?;
+            let zone = r.u16s()?;
+            let adjacency = (0..zone.len()).map(|_| r.u16s()).collect::<Result<Vec<_>, FormatError>>()?;
+            winders.push(Winder { kind, flags, zone, adjacency });
+        }
+    }
 
     let extra = r.bytes.len() - r.pos;
     if extra != 0 {
         return Err(FormatError::TrailingBytes {
             after: match version {
-                7.. => "stacks section (the last of the payload)",
+                8.. => "winders section (the last of the payload)",
+                7 => "stacks section (the last of the payload)",
                 6 => "players section (the last of the payload)",
                 4 | 5 => "layout section (the last of the payload)",
                 _ => "masks section (the last of the payload)",
@@ -1147,6 +1186,7 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
         attack_index,
         attacks,
         masks,
+        winders,
         layout,
     })
 }

@@ -19,6 +19,15 @@ pub struct Ray<B> {
     pub cells: (u32, u32),
 }
 
+/// A winding rule as move generation uses it: from a cell of `zone`, flood through empty zone
+/// cells; `next[cell]` is the zone cells one step from `cell`.
+#[derive(Clone, Debug)]
+pub struct WindRule<B> {
+    pub flags: u8,
+    pub zone: B,
+    pub next: Vec<B>,
+}
+
 /// A line out from a target cell, for attack tests and pins.
 #[derive(Clone, Copy, Debug)]
 pub struct Line<B> {
@@ -96,6 +105,12 @@ pub struct Game<B> {
     /// Per colored kind: it never attacks a royal piece (`cannot-check`).
     pub no_check: Vec<bool>,
     pub any_no_check: bool,
+    /// Per colored kind: its winding rules (`wind`); `winding` when any kind has one (then
+    /// legality plays every move: pins and checks along winding paths are not in the tables).
+    pub winders: Vec<Vec<WindRule<B>>>,
+    pub winding: bool,
+    /// Per side: the colored kinds that wind.
+    pub wind_cks: Vec<Vec<u8>>,
     /// Per `(carrier kind, crown kind)` (kinds, not colored): the crowned kind.
     pub crowned: Vec<(u8, u8, u8)>,
     pub zobrist: Zobrist,
@@ -307,7 +322,27 @@ impl<B: CellSet> Game<B> {
         }
         let opponents = (0..sides).map(|s| (0..sides).filter(|&o| team[o] != team[s]).collect()).collect();
         let eliminations = team_sides.len() >= 3 && tables.rules.game_end == GameEnd::LastStanding;
+        let mut winders: Vec<Vec<WindRule<B>>> = vec![Vec::new(); sides * kinds];
+        let mut wind_cks = vec![Vec::new(); sides];
+        for w in &tables.winders {
+            let mut next = vec![B::default(); cells];
+            for (i, &c) in w.zone.iter().enumerate() {
+                next[c as usize] = B::from_cells(w.adjacency[i].iter().map(|&d| d as usize));
+            }
+            let rule = WindRule { flags: w.flags, zone: B::from_cells(w.zone.iter().map(|&c| c as usize)), next };
+            for (s, cks) in wind_cks.iter_mut().enumerate() {
+                let ck = s * kinds + w.kind as usize;
+                winders[ck].push(rule.clone());
+                if !cks.contains(&(ck as u8)) {
+                    cks.push(ck as u8);
+                }
+            }
+        }
+        let winding = !tables.winders.is_empty();
         Game {
+            winders,
+            winding,
+            wind_cks,
             stacks,
             no_check,
             any_no_check,

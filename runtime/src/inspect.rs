@@ -246,6 +246,9 @@ fn write_all(out: &mut String, t: &Tables) -> std::fmt::Result {
         writeln!(out, "       bare {bare}, royal-path {}", if r.royal_path_unattacked { "unattacked" } else { "any" })?;
     }
 
+    for w in &t.winders {
+        writeln!(out, "wind: {} within {} cells ({})", names.kind(w.kind), w.zone.len(), names.cells(&w.zone))?;
+    }
     writeln!(out, "rays:")?;
     let n_ck = n_kinds * t.sides.len();
     for ck in 0..n_ck {
@@ -393,6 +396,7 @@ mod tests {
             attack_index: vec![0, 1, 1],
             attacks: vec![Attack::Direct { ck: 1, cells: (1, 2) }],
             masks: vec![],
+            winders: vec![],
             layout: None,
         }
     }

@@ -231,6 +231,19 @@ impl<B: CellSet> Position<B> {
                     }
                 }
             }
+            if game.winding {
+                for w in &game.winders[ck] {
+                    if w.zone.has(from) {
+                        let (empty, hit) = self.flood(w, from);
+                        if w.flags & ray::QUIET != 0 {
+                            quiet = quiet.or(empty);
+                        }
+                        if w.flags & ray::CAPTURE != 0 {
+                            capture = capture.or(hit.and(enemy));
+                        }
+                    }
+                }
+            }
             // A move never ends on a transit cell (rays reach them for attacks only).
             for to in quiet.and_not(game.transit).or(capture).iter() {
                 self.push(game, ck, from, to, MoveKind::Normal, 0, out);
@@ -418,10 +431,9 @@ impl<B: CellSet> Position<B> {
         let lone_royal = if royals.count() == 1 { royals.iter().next() } else { None };
         // In check with one royal piece, a plain move of an unpinned piece is legal iff it stops
         // every check; with several royal pieces every move is played.
-        let stops = lone_royal
-            .filter(|_| in_check)
-            .map(|r| self.check_stops(game, r, us));
-        let pins = if in_check && stops.is_none() {
+        // Winding paths are not in the attack tables: with winders every move is played.
+        let stops = lone_royal.filter(|_| in_check && !game.winding).map(|r| self.check_stops(game, r, us));
+        let pins = if game.winding || (in_check && stops.is_none()) {
             None
         } else {
             Some(self.pins(game, royals))

@@ -4,7 +4,7 @@
 //! - FEN, for two-sided grid boards (the orthodox example reads any orthodox FEN as is);
 //! - the general notation for any board:
 //!   `turn=white white=Ke1,Ra1 black=Ke8 virgin=e1,a1 ep=e3:e4 clock=0 move=1`
-//!   (`ep=CELLS:VICTIM` lists the en-passant cells, `+`-separated, and the piece that may be taken;
+//!   (`ep=CELLS:VICTIM` lists the en-passant cells, `,`-separated, and the piece that may be taken;
 //!   `out=red,blue` the sides eliminated, in games of three or more teams).
 //!
 //! Moves are written `Ng1-f3`, `Bf1xb5`, `Pe7-e8=Q`, `Pe5xd6ep`, castling by its rule's name.
@@ -365,8 +365,11 @@ impl<B: CellSet> Position<B> {
                     let Some((cells, victim)) = value.split_once(':') else {
                         return err("ep takes CELLS:VICTIM, e.g. ep=e3:e4");
                     };
+                    // Cells are separated by `,` (names never hold one); `+`, the older separator, is
+                    // read only on boards without `+` in their names (Webball has `N+`).
+                    let plus = !game.tables.cells.iter().any(|c| c.contains('+'));
                     let mut set = B::default();
-                    for name in cells.split('+') {
+                    for name in cells.split(|ch| ch == ',' || (plus && ch == '+')) {
                         set.insert(cell(name)? as usize);
                     }
                     ep = Some((set, cell(victim)?));
@@ -424,7 +427,7 @@ impl<B: CellSet> Position<B> {
             return err(format!(
                 "en passant: the piece on {} cannot just have passed {} with an en-passant-target move",
                 game.cell_name(pos.ep_victim),
-                pos.ep_cells.iter().map(|c| game.cell_name(c as u16)).collect::<Vec<_>>().join("+")
+                pos.ep_cells.iter().map(|c| game.cell_name(c as u16)).collect::<Vec<_>>().join(",")
             ));
         }
         Ok(pos)
@@ -511,7 +514,7 @@ impl<B: CellSet> Position<B> {
         }
         if !self.ep_cells.is_empty() {
             let v: Vec<&str> = self.ep_cells.iter().map(|c| game.cell_name(c as u16)).collect();
-            parts.push(format!("ep={}:{}", v.join("+"), game.cell_name(self.ep_victim)));
+            parts.push(format!("ep={}:{}", v.join(","), game.cell_name(self.ep_victim)));
         }
         parts.push(format!("clock={}", self.halfmove));
         parts.push(format!("move={}", self.fullmove));

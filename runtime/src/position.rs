@@ -429,6 +429,9 @@ impl<B: CellSet> Position<B> {
                 return true;
             }
         }
+        if game.winding && self.wound_by(game, target, side) {
+            return true;
+        }
         let mut sliders = B::default();
         for &ck in &game.line_cks[side] {
             sliders = sliders.or(self.by_ck[ck as usize]);
@@ -450,6 +453,46 @@ impl<B: CellSet> Position<B> {
                         return true;
                     }
                     break;
+                }
+            }
+        }
+        false
+    }
+
+    /// A winding rule's flood from `from`: the empty cells it reaches, and the occupied cells one
+    /// step from the start or from a reached cell (those it could capture).
+    #[inline]
+    pub fn flood(&self, w: &crate::game::WindRule<B>, from: usize) -> (B, B) {
+        let mut reached = B::single(from);
+        let mut frontier = reached;
+        let (mut empty, mut hit) = (B::default(), B::default());
+        loop {
+            let mut next = B::default();
+            for c in frontier.iter() {
+                next = next.or(w.next[c]);
+            }
+            let new = next.and_not(reached);
+            if new.is_empty() {
+                return (empty, hit);
+            }
+            reached = reached.or(new);
+            hit = hit.or(new.and(self.occupied));
+            frontier = new.and_not(self.occupied);
+            empty = empty.or(frontier);
+        }
+    }
+
+    /// Whether a winding piece of `side` could capture on `target`.
+    fn wound_by(&self, game: &Game<B>, target: usize, side: usize) -> bool {
+        for &ck in &game.wind_cks[side] {
+            for p in self.by_ck[ck as usize].iter() {
+                for w in &game.winders[ck as usize] {
+                    if w.flags & crate::tables::ray::CAPTURE != 0 && w.zone.has(p) && w.zone.has(target) {
+                        let (empty, hit) = self.flood(w, p);
+                        if empty.or(hit).has(target) {
+                            return true;
+                        }
+                    }
                 }
             }
         }

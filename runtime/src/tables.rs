@@ -39,6 +39,8 @@ pub struct Tables {
     pub attacks: Vec<Attack>,
     /// Colored-kind masks of `Attack::Line` cells.
     pub masks: Vec<u64>,
+    /// Winding rules (`wind GROUP within ZONE`, since version 8): flooded by the runtime.
+    pub winders: Vec<Winder>,
     /// Drawings of a board of polygon cells (since version 4), for diagrams only: the runtime
     /// never reads it. `None` on grid boards (diagrams draw them from `grid`).
     pub layout: Option<Layout>,
@@ -179,6 +181,18 @@ impl Default for RulesInfo {
             royal_path_unattacked: false,
         }
     }
+}
+
+/// A winding rule of a kind: from a cell of `zone`, to every zone cell reachable through empty
+/// zone cells, a step being from a cell to one of its `adjacency` cells (same order as `zone`);
+/// it captures an enemy on a zone cell one step from the start or from a reached cell.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Winder {
+    pub kind: u8,
+    /// `ray::QUIET` and/or `ray::CAPTURE`.
+    pub flags: u8,
+    pub zone: Vec<u16>,
+    pub adjacency: Vec<Vec<u16>>,
 }
 
 /// Ray flags.

@@ -173,6 +173,13 @@ fn sample() -> Tables {
         attack_index,
         attacks,
         masks,
+        // The Pawn winds between a1 and b1 (version 8).
+        winders: vec![orbis_runtime::tables::Winder {
+            kind: PAWN,
+            flags: 3,
+            zone: vec![cell("a1"), cell("b1")],
+            adjacency: vec![vec![cell("b1")], vec![cell("a1")]],
+        }],
         layout: None,
     }
 }
@@ -241,9 +248,14 @@ fn truncation_inside_a_valid_payload_names_the_section() {
     bytes.pop();
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
+    assert!(matches!(err, FormatError::Truncated { section: "winders", .. }), "{err:?}");
+    let mut bytes = t.to_bytes();
+    bytes.truncate(bytes.len() - winders_len(&t) - 1);
+    reseal(&mut bytes);
+    let err = Tables::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { section: "stacks", .. }), "{err:?}");
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - stacks_len(&t) - 1);
+    bytes.truncate(bytes.len() - winders_len(&t) - stacks_len(&t) - 1);
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { section: "players", .. }), "{err:?}");
@@ -614,9 +626,45 @@ fn stacks_len(t: &Tables) -> usize {
     kinds + sides + 2
 }
 
-/// The sections after the layout: players (version 6) and stacks (version 7).
+/// The length of the winders section (version 8), the last of the payload.
+fn winders_len(t: &Tables) -> usize {
+    4 + t.winders.iter().map(|w| 2 + 4 + 2 * w.zone.len() + w.adjacency.iter().map(|a| 4 + 2 * a.len()).sum::<usize>()).sum::<usize>()
+}
+
+/// The sections after the layout: players (version 6), stacks (version 7), winders (version 8).
 fn tail_len(t: &Tables) -> usize {
-    players_len(t) + stacks_len(t)
+    players_len(t) + stacks_len(t) + winders_len(t)
+}
+
+/// `t` as a file of a version before 8 reads it: no winding rules.
+fn without_winders(t: &Tables) -> Tables {
+    let mut t = t.clone();
+    t.winders.clear();
+    t
+}
+
+#[test]
+fn version_7_files_are_still_read() {
+    // Version 7 is version 8 without the winders section.
+    let t = with_layout();
+    let mut bytes = t.to_bytes();
+    bytes.truncate(bytes.len() - winders_len(&t));
+    bytes[4..6].copy_from_slice(&7u16.to_le_bytes());
+    reseal(&mut bytes);
+    assert_eq!(Tables::from_bytes(&bytes).expect("version 7 loads"), without_winders(&t));
+}
+
+#[test]
+fn winders_are_validated() {
+    let t = sample();
+    let mut bad = t.clone();
+    bad.winders[0].adjacency[0] = vec![cell("c3")];
+    let (field, problem) = invalid_field(Tables::from_bytes(&bad.to_bytes()));
+    assert_eq!(field, "winder 0");
+    assert!(problem.contains("leaves its zone"), "{problem}");
+    let mut bad = t.clone();
+    bad.winders[0].flags = 0;
+    assert_eq!(invalid_field(Tables::from_bytes(&bad.to_bytes())).0, "winder 0");
 }
 
 /// `t` as a file of a version before 7 reads it: no stacks, crowning, hands or pieces that give
@@ -642,17 +690,17 @@ fn version_6_files_are_still_read() {
     // Version 6 is version 7 without the stacks section.
     let t = with_layout();
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - stacks_len(&t));
+    bytes.truncate(bytes.len() - stacks_len(&t) - winders_len(&t));
     bytes[4..6].copy_from_slice(&6u16.to_le_bytes());
     reseal(&mut bytes);
-    assert_eq!(Tables::from_bytes(&bytes).expect("version 6 loads"), without_stacks(&t));
+    assert_eq!(Tables::from_bytes(&bytes).expect("version 6 loads"), without_winders(&without_stacks(&t)));
 }
 
 #[test]
 fn stacks_section_is_validated() {
     let t = sample();
     let bytes = t.to_bytes();
-    let end = bytes.len();
+    let end = bytes.len() - winders_len(&t);
     for (at, field) in [(end - 2, "rules bare"), (end - 1, "rules royal_path")] {
         let mut b = bytes.clone();
         b[at] = 9;
@@ -690,14 +738,14 @@ fn version_5_files_are_still_read() {
     bytes.truncate(bytes.len() - tail_len(&t));
     bytes[4..6].copy_from_slice(&5u16.to_le_bytes());
     reseal(&mut bytes);
-    assert_eq!(Tables::from_bytes(&bytes).expect("version 5 loads"), without_players(&without_stacks(&t)));
+    assert_eq!(Tables::from_bytes(&bytes).expect("version 5 loads"), without_players(&without_stacks(&without_winders(&t))));
 }
 
 #[test]
 fn players_section_is_validated() {
     let t = sample();
     let bytes = t.to_bytes();
-    let end = bytes.len() - stacks_len(&t);
+    let end = bytes.len() - stacks_len(&t) - winders_len(&t);
     for (at, field) in [(end - 2, "rules game_end"), (end - 1, "rules eliminated")] {
         let mut b = bytes.clone();
         b[at] = 9;
@@ -721,7 +769,7 @@ fn version_4_files_are_still_read() {
     bytes.truncate(bytes.len() - tail_len(&t) - 21);
     bytes[4..6].copy_from_slice(&4u16.to_le_bytes());
     reseal(&mut bytes);
-    let mut expected = without_players(&without_stacks(&t));
+    let mut expected = without_players(&without_stacks(&without_winders(&t)));
     expected.layout.as_mut().expect("layout").views[0].labels.clear();
     assert_eq!(Tables::from_bytes(&bytes).expect("version 4 loads"), expected);
 }
@@ -734,7 +782,7 @@ fn version_3_files_are_still_read() {
     bytes.truncate(bytes.len() - tail_len(&t) - 1);
     bytes[4..6].copy_from_slice(&3u16.to_le_bytes());
     reseal(&mut bytes);
-    assert_eq!(Tables::from_bytes(&bytes).expect("version 3 loads"), without_players(&without_stacks(&t)));
+    assert_eq!(Tables::from_bytes(&bytes).expect("version 3 loads"), without_players(&without_stacks(&without_winders(&t))));
     let mut bytes = t.to_bytes();
     bytes[4..6].copy_from_slice(&2u16.to_le_bytes());
     assert_eq!(Tables::from_bytes(&bytes).unwrap_err(), FormatError::UnsupportedVersion { found: 2 });

@@ -23,7 +23,7 @@
 //! it lifted off); under `bare`, a position where a side has royal pieces only has no moves.
 
 use orbis_compiler::lower::rule_rays;
-use orbis_compiler::model::Variant;
+use orbis_compiler::model::{Mode, Variant};
 use orbis_runtime::tables::ray;
 use std::collections::BTreeSet;
 
@@ -177,6 +177,33 @@ pub fn settle(v: &Variant, mut p: RefPos) -> RefPos {
     p
 }
 
+/// A `wind GROUP within ZONE` rule from `from`, by breadth-first search over the board's step
+/// function: the empty zone cells reachable through empty zone cells, and every zone cell one
+/// step from the start or from one of those (empty or not). Nothing when `from` is outside.
+fn winding(v: &Variant, p: &RefPos, rule: &orbis_compiler::model::MoveRule, from: usize) -> (Vec<usize>, Vec<usize>) {
+    let Some((headings, zone)) = &rule.wind else { return (Vec::new(), Vec::new()) };
+    if !zone.contains(&from) {
+        return (Vec::new(), Vec::new());
+    }
+    let (mut empty, mut reached) = (Vec::new(), vec![from]);
+    let mut queue = vec![from];
+    while let Some(c) = queue.pop() {
+        for &h in headings {
+            let Some((d, _)) = v.board.step(c, h) else { continue };
+            if !zone.contains(&d) || reached.contains(&d) {
+                continue;
+            }
+            reached.push(d);
+            if p.board[d].is_none() {
+                empty.push(d);
+                queue.push(d);
+            }
+        }
+    }
+    reached.retain(|&c| c != from);
+    (empty, reached)
+}
+
 /// Whether `side` could capture on `target` (ignoring en passant and legality). Only top pieces
 /// attack (hidden ones do not), and `cannot-check` pieces are left out: this is the test for
 /// check and every safety test.
@@ -189,6 +216,9 @@ pub fn attacks(v: &Variant, p: &RefPos, target: usize, side: usize) -> bool {
             continue;
         }
         for rule in &v.pieces[k].rules {
+            if rule.wind.is_some() && rule.mode != Mode::MoveOnly && winding(v, p, rule, from).1.contains(&target) {
+                return true;
+            }
             for r in rule_rays(v, s, &v.pieces[k], rule, from) {
                 if r.flags & ray::CAPTURE == 0 || r.must_empty.iter().any(|&c| p.board[c].is_some()) {
                     continue;
@@ -291,6 +321,15 @@ pub fn pseudo(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
             }
         };
         for rule in &v.pieces[k].rules {
+            if rule.wind.is_some() {
+                let (empty, reached) = winding(v, p, rule, from);
+                if rule.mode != Mode::CaptureOnly {
+                    empty.iter().for_each(|&c| add(c, Vec::new(), None));
+                }
+                if rule.mode != Mode::MoveOnly {
+                    reached.iter().filter(|&&c| p.board[c].is_some() && capturable(v, p, c)).for_each(|&c| add(c, Vec::new(), None));
+                }
+            }
             for r in rule_rays(v, s, &v.pieces[k], rule, from) {
                 if r.flags & ray::INITIAL != 0 && !p.virgin[from] {
                     continue;

@@ -211,7 +211,21 @@ impl Frontend {
 
         let (first, rest) = r.legs.split_first()?;
         let mut distance = None;
+        let mut wind = None;
         let first_dirs = match &first.dirs {
+            ast::LegDirs::Wind { dirs, zone, .. } => {
+                let headings = self.heading_set(dirs, board, None);
+                let cells = self.zone(zone, board, &HashMap::new());
+                match (headings, cells) {
+                    (Some(h), Some(mut c)) => {
+                        c.sort_unstable();
+                        c.dedup();
+                        wind = Some((h, c));
+                    }
+                    _ => ok = false,
+                }
+                Some(model::Dirs::Headings(Vec::new()))
+            }
             ast::LegDirs::Dirs(d) => self.dirs(d, piece, board, directions, forward_uses),
             ast::LegDirs::Distance { steps, by, .. } => {
                 if let Some(next) = rest.first() {
@@ -245,7 +259,7 @@ impl Frontend {
                 let (span, word) = match other {
                     ast::LegDirs::Straight(s) => (*s, "`straight`"),
                     ast::LegDirs::Turn(t) => (t.span, "`turn`"),
-                    ast::LegDirs::Dirs(_) | ast::LegDirs::Distance { .. } => (first.span, ""),
+                    ast::LegDirs::Dirs(_) | ast::LegDirs::Distance { .. } | ast::LegDirs::Wind { .. } => (first.span, ""),
                 };
                 let label = self.primary(span, "the first leg has no heading to keep or turn");
                 self.error(format!("{word} used in the first leg"), vec![label], vec![
@@ -259,7 +273,7 @@ impl Frontend {
             let turns = match &leg.dirs {
                 ast::LegDirs::Straight(_) => vec![0],
                 ast::LegDirs::Turn(t) => self.turns(t),
-                ast::LegDirs::Distance { span, .. } => {
+                ast::LegDirs::Distance { span, .. } | ast::LegDirs::Wind { span, .. } => {
                     let label = self.primary(*span, "in a later leg");
                     self.error("`distance` is a whole rule", vec![label], vec![
                         "note: `distance N` leaps to every cell N steps away; write it as the rule's only leg".into(),
@@ -289,6 +303,13 @@ impl Frontend {
                 avoid_cells,
                 bending,
             });
+        }
+        if let (Some(_), Some(zone)) = (&wind, &r.onto) {
+            let label = self.primary(zone.span(), "on a winding rule");
+            self.error("`onto` does not apply to `wind`", vec![label], vec![
+                "help: wind within the cells it may end on: `wind orth within ZONE`".into(),
+            ]);
+            ok = false;
         }
         let onto = match &r.onto {
             None => None,
@@ -347,6 +368,7 @@ impl Frontend {
             first_avoid_cells,
             first_bending,
             distance,
+            wind,
             onto: None,
             legs,
             origins: None,

@@ -274,6 +274,11 @@ pub fn describe_rule(v: &Variant, rule: &crate::model::MoveRule) -> String {
             .collect();
         Some(format!("bending {}", amounts.join(" ")))
     };
+    if let Some((by, zone)) = &rule.wind {
+        let names: Vec<&str> = by.iter().map(|&h| v.board.headings[h].name.as_str()).collect();
+        words.push(format!("wind {{ {} }} within {} cells", names.join(" "), zone.len()));
+        return words.join(" ");
+    }
     if let Some((steps, by)) = &rule.distance {
         let names: Vec<&str> = by
             .iter()
