@@ -85,6 +85,14 @@ fn stacks_suite() {
     assert!(checked >= 25, "only {checked} counts checked");
 }
 
+/// Webball (depths 1-4 confirmed by the reference built from the page, tests/webball_games.rs;
+/// perft 5 by that reference's ignored test).
+#[test]
+fn webball_suite() {
+    let checked = check_suite("tests/perft/webball.txt");
+    assert!(checked >= 5, "only {checked} counts checked");
+}
+
 /// The two-player 8x8 cube's perft 5, the one count of the suite above the node budget that the
 /// issue asks to test (about 10 s).
 #[test]
