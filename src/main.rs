@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod play;
+
 // `print!`/`println!` for this file: the std macros panic when stdout is closed early
 // (`orbis inspect t.orbt | head`) or cannot be written (a full disk). A closed pipe ends the program
 // quietly; any other write error is reported and exits with 1.
@@ -97,6 +99,14 @@ enum Command {
         /// Print a JSON array.
         #[arg(long)]
         json: bool,
+    },
+    /// Play a game in the terminal: type moves and commands (`help` lists them).
+    Play {
+        /// A variant file (.orbis) or compiled tables (.orbt).
+        file: PathBuf,
+        /// Start from this position (FEN for grid boards, or the general notation).
+        #[arg(short, long)]
+        position: Option<String>,
     },
     /// Draw the board, a position or a piece's moves as SVG or text.
     Diagram {
@@ -325,6 +335,16 @@ fn run(cli: Cli) -> Result<(), Failed> {
                     println!("{}", m.notation);
                 }
             }
+        }
+        Command::Play { file, position } => {
+            let engine = load(&file)?;
+            if let Some(p) = &position {
+                engine.play(Some(p), &[]).map_err(|e| fail(e.to_string()))?;
+            }
+            let mut session = play::Session::new(&engine, position, play::Opponent::default());
+            let stdin = std::io::stdin();
+            let mut out = std::io::stdout();
+            session.run(stdin.lock(), &mut out).map_err(fail)?;
         }
         Command::Diagram { file, position, moves, paths, headings, empty, neighbours, hemispheres, format, output } => {
             let engine = load(&file)?;

@@ -1,0 +1,254 @@
+//! `orbis play`: a game in the terminal, one line a move or a command, over any input and output
+//! (so the tests drive it through standard input). The position is always replayed from the start
+//! position and the moves played (`Engine::play_status`), so undo, redo, repetition and the end of
+//! the game follow the variant's rules without any state of their own.
+
+use orbis_runtime::Engine;
+use std::io::{BufRead, Write};
+
+/// Who the engine plays, if anyone (`--engine`), and how it chooses a move: from a position's
+/// text to a move's notation.
+#[derive(Default)]
+pub struct Opponent<'e> {
+    /// Side names the engine moves for.
+    pub sides: Vec<String>,
+    pub choose: Option<Box<dyn Fn(&str) -> Result<String, String> + 'e>>,
+}
+
+/// One game: its start, the moves played and the moves undone (for `redo`).
+pub struct Session<'e> {
+    engine: &'e Engine,
+    start: Option<String>,
+    moves: Vec<String>,
+    undone: Vec<String>,
+    opponent: Opponent<'e>,
+}
+
+const HELP: &str = "\
+commands:
+  MOVE             play a move: its notation (Ng1-f3, Pe7-e8=Q, O-O, K@Rz2) or short (g1f3, e7e8=Q)
+  moves [CELL]     the legal moves (of the piece on CELL)
+  undo / redo      take back the last move / play it again
+  new              start again from the start position
+  save FILE        write the game as PGN
+  load FILE        read a game saved as PGN
+  help             this text
+  quit             leave";
+
+impl<'e> Session<'e> {
+    pub fn new(engine: &'e Engine, start: Option<String>, opponent: Opponent<'e>) -> Session<'e> {
+        Session { engine, start, moves: Vec::new(), undone: Vec::new(), opponent }
+    }
+
+    fn moves(&self) -> Vec<&str> {
+        self.moves.iter().map(String::as_str).collect()
+    }
+
+    /// The current position's text and the game's status.
+    fn state(&self) -> Result<(String, String), String> {
+        self.engine.play_status(self.start.as_deref(), &self.moves()).map_err(|e| e.to_string())
+    }
+
+    /// The board, the side to move and how the game stands.
+    fn show(&self, out: &mut impl Write) -> Result<(), String> {
+        let (text, status) = self.state()?;
+        let opts = orbis_diagram::Options { position: Some(text.clone()), format: orbis_diagram::Format::Text, ..Default::default() };
+        let board = orbis_diagram::render(self.engine, &opts)?;
+        let to_move = side_to_move(self.engine, &text);
+        let mut lines = String::new();
+        lines += &board;
+        if let Some(last) = self.moves.last() {
+            lines += &format!("last move: {last}\n");
+        }
+        if status == "ongoing" {
+            lines += &format!("{to_move} to move\n");
+        } else {
+            lines += &format!("game over: {status}\n");
+        }
+        write!(out, "{lines}").map_err(|e| e.to_string())
+    }
+
+    /// Plays `text` if it is a legal move; the error names the legal moves otherwise.
+    fn play(&mut self, text: &str) -> Result<(), String> {
+        let mut moves = self.moves();
+        moves.push(text);
+        let (after, _) = self.engine.play_status(self.start.as_deref(), &moves).map_err(|e| e.to_string())?;
+        // Store the move as the engine writes it, so saved games read back anywhere.
+        let before = self.state()?.0;
+        let notation = self
+            .engine
+            .moves(Some(&before))
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .find(|m| self.engine.play(Some(&before), &[m.notation.as_str()]).is_ok_and(|p| p == after))
+            .map_or_else(|| text.to_string(), |m| m.notation);
+        self.moves.push(notation);
+        self.undone.clear();
+        Ok(())
+    }
+
+    /// The engine's move for the side to move, if it plays that side and the game goes on.
+    fn engine_turn(&mut self, out: &mut impl Write) -> Result<bool, String> {
+        let Some(choose) = &self.opponent.choose else { return Ok(false) };
+        let (text, status) = self.state()?;
+        let turn = side_to_move(self.engine, &text);
+        if status != "ongoing" || !self.opponent.sides.contains(&turn) {
+            return Ok(false);
+        }
+        let mv = choose(&text)?;
+        writeln!(out, "{turn} plays {mv}").map_err(|e| e.to_string())?;
+        self.play(&mv)?;
+        Ok(true)
+    }
+
+    /// Runs the game: reads lines from `input` until `quit` or its end, writing to `out`.
+    pub fn run(&mut self, input: impl BufRead, out: &mut impl Write) -> Result<(), String> {
+        let io = |e: std::io::Error| e.to_string();
+        writeln!(out, "{}\ntype `help` for the commands", self.engine.tables().name).map_err(io)?;
+        while self.engine_turn(out)? {}
+        self.show(out)?;
+        for line in input.lines() {
+            let line = line.map_err(io)?;
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            let (word, rest) = line.split_once(char::is_whitespace).map_or((line, ""), |(w, r)| (w, r.trim()));
+            let reply: Result<bool, String> = match word {
+                "quit" | "exit" => return Ok(()),
+                "help" => writeln!(out, "{HELP}").map_err(io).map(|_| false),
+                "moves" => self.list_moves(rest, out).map(|_| false),
+                "undo" => match self.moves.pop() {
+                    Some(m) => {
+                        self.undone.push(m);
+                        Ok(true)
+                    }
+                    None => Err("nothing to undo".into()),
+                },
+                "redo" => match self.undone.pop() {
+                    Some(m) => {
+                        self.moves.push(m);
+                        Ok(true)
+                    }
+                    None => Err("nothing to redo".into()),
+                },
+                "new" => {
+                    self.moves.clear();
+                    self.undone.clear();
+                    Ok(true)
+                }
+                "save" if !rest.is_empty() => {
+                    std::fs::write(rest, self.pgn()).map_err(|e| format!("cannot write {rest}: {e}"))?;
+                    writeln!(out, "saved to {rest}").map_err(io).map(|_| false)
+                }
+                "load" if !rest.is_empty() => self.load(rest).map(|_| true),
+                "save" | "load" => Err(format!("`{word}` needs a file name: `{word} game.pgn`")),
+                _ => self.play(line).map(|_| true).map_err(|e| e.replace("move 1: ", "")),
+            };
+            match reply {
+                Ok(true) => {
+                    if word != "undo" {
+                        while self.engine_turn(out)? {}
+                    }
+                    self.show(out)?;
+                }
+                Ok(false) => {}
+                Err(e) => writeln!(out, "{e}").map_err(io)?,
+            }
+        }
+        Ok(())
+    }
+
+    fn list_moves(&self, cell: &str, out: &mut impl Write) -> Result<(), String> {
+        let (text, _) = self.state()?;
+        let moves = self.engine.moves(Some(&text)).map_err(|e| e.to_string())?;
+        let list: Vec<String> = moves.into_iter().filter(|m| cell.is_empty() || m.from == cell).map(|m| m.notation).collect();
+        let what = if cell.is_empty() { String::new() } else { format!(" from {cell}") };
+        writeln!(out, "{} legal move{}{what}: {}", list.len(), if list.len() == 1 { "" } else { "s" }, list.join(" ")).map_err(|e| e.to_string())
+    }
+
+    /// The game as PGN: the variant and, when it did not start from the setup, its start position
+    /// (FEN on grid boards, else the general notation).
+    pub fn pgn(&self) -> String {
+        let mut s = format!("[Event \"orbis game\"]\n[Variant \"{}\"]\n", self.engine.tables().name.replace('"', "'"));
+        if let Some(start) = &self.start {
+            s += &format!("[SetUp \"1\"]\n[FEN \"{start}\"]\n");
+        }
+        let result = match self.state().map(|(_, status)| status) {
+            Ok(status) if status.starts_with("checkmate") || status.starts_with("bare") => {
+                let winner_first = self.moves.len() % 2 == 1;
+                if winner_first { "1-0" } else { "0-1" }
+            }
+            Ok(status) if status.starts_with("draw") => "1/2-1/2",
+            _ => "*",
+        };
+        s += &format!("[Result \"{result}\"]\n\n");
+        let mut line = String::new();
+        for (i, m) in self.moves.iter().enumerate() {
+            if i % 2 == 0 {
+                line += &format!("{}. ", i / 2 + 1);
+            }
+            line += m;
+            line.push(' ');
+        }
+        s + line.trim_end() + &format!(" {result}\n")
+    }
+
+    /// Reads a game saved by `save` (or any PGN of this variant in orbis's move notation).
+    fn load(&mut self, path: &str) -> Result<(), String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let (start, moves) = parse_pgn(&text)?;
+        self.engine.play_status(start.as_deref(), &moves.iter().map(String::as_str).collect::<Vec<_>>()).map_err(|e| format!("{path}: {e}"))?;
+        self.start = start;
+        self.moves = moves;
+        self.undone.clear();
+        Ok(())
+    }
+}
+
+/// The side to move in a position's text (FEN's `w`/`b`, or the general notation's `turn=`).
+pub fn side_to_move(engine: &Engine, text: &str) -> String {
+    let sides = &engine.tables().sides;
+    if let Some(turn) = text.split_whitespace().find_map(|t| t.strip_prefix("turn=")) {
+        return turn.to_string();
+    }
+    match text.split_whitespace().nth(1) {
+        Some("b") if sides.len() > 1 => sides[1].name.clone(),
+        _ => sides[0].name.clone(),
+    }
+}
+
+/// The start position (the `FEN` tag) and the moves of a PGN game; comments, move numbers and the
+/// result are skipped.
+pub fn parse_pgn(text: &str) -> Result<(Option<String>, Vec<String>), String> {
+    let mut start = None;
+    let mut body = String::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if let Some(tag) = line.strip_prefix('[') {
+            let tag = tag.trim_end_matches(']');
+            if let Some((name, value)) = tag.split_once(' ') {
+                if name == "FEN" {
+                    start = Some(value.trim().trim_matches('"').to_string());
+                }
+            }
+        } else {
+            body += line;
+            body.push(' ');
+        }
+    }
+    let mut moves = Vec::new();
+    let mut in_comment = false;
+    for token in body.split_whitespace() {
+        if in_comment || token.starts_with('{') {
+            in_comment = !token.ends_with('}');
+            continue;
+        }
+        let is_number = token.trim_end_matches('.').chars().all(|c| c.is_ascii_digit()) && token.ends_with('.');
+        if is_number || ["1-0", "0-1", "1/2-1/2", "*"].contains(&token) {
+            continue;
+        }
+        moves.push(token.to_string());
+    }
+    Ok((start, moves))
+}
