@@ -6,13 +6,15 @@
 use orbis_runtime::Engine;
 use std::io::{BufRead, Write};
 
-/// Who the engine plays, if anyone (`--engine`), and how it chooses a move: from a position's
-/// text to a move's notation.
+/// How the engine chooses a move: from a position's text to a move's notation.
+pub type Chooser<'e> = Box<dyn Fn(&str) -> Result<String, String> + 'e>;
+
+/// Who the engine plays, if anyone (`--engine`), and how it chooses its moves.
 #[derive(Default)]
 pub struct Opponent<'e> {
     /// Side names the engine moves for.
     pub sides: Vec<String>,
-    pub choose: Option<Box<dyn Fn(&str) -> Result<String, String> + 'e>>,
+    pub choose: Option<Chooser<'e>>,
 }
 
 /// One game: its start, the moves played and the moves undone (for `redo`).
