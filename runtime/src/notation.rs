@@ -667,6 +667,12 @@ impl<B: CellSet> Position<B> {
         let mut moves = Vec::new();
         self.legal_moves(game, &mut moves);
         let want = text.trim();
+        // A move's own notation always reads as that move, even where a short form of another
+        // move is spelt the same (Webball's Pawn on R, `PR-RV`, and Ringer on PR, `RPR-RV`).
+        let exact: Vec<Move> = moves.iter().copied().filter(|&mv| self.notation(game, mv) == want).collect();
+        if let [mv] = exact[..] {
+            return Ok(mv);
+        }
         let written = |mv: Move, promotion: bool| self.spellings(game, mv, promotion).iter().any(|s| s == want);
         let matches: Vec<Move> = moves.iter().copied().filter(|&mv| written(mv, true)).collect();
         match matches.len() {
