@@ -9,8 +9,11 @@ use crate::notation::{MoveError, PositionError};
 use crate::perft::{Perft, MAX_DEPTH};
 use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
 use crate::outcome::{describe, Status};
+use crate::search::{Score, SearchLimits};
 use crate::tables::Tables;
 use std::fmt;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 /// Boards above this many cells are not supported by this build.
 pub const MAX_CELLS: usize = 512;
@@ -90,6 +93,21 @@ pub struct MoveInfo {
     pub promotion: Option<char>,
     pub notation: String,
     pub kind: &'static str,
+}
+
+/// What [`Engine::search`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchReport {
+    /// The move to play; `None` when the game is over in the position.
+    pub best: Option<MoveInfo>,
+    /// From the side to move's point of view.
+    pub score: Score,
+    /// The principal variation, in move notation, starting with `best`.
+    pub pv: Vec<String>,
+    /// The last iteration the search completed.
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
 }
 
 /// `with_game!(engine, g => body)`: `body` with `g` bound to the engine's `Game` at whatever cell-set
@@ -204,6 +222,54 @@ impl Engine {
             }
             let status = pos.status(g, &history);
             Ok((pos.to_text(g), describe(status, g, pos.out)))
+        })
+    }
+
+    /// Searches for the best move after playing `history` (moves, as for [`Engine::play`]) from
+    /// the position: see [`crate::search`] for the search and the evaluation. History positions
+    /// count for repetitions. A game already over gives no move (`best` is `None`). Without any
+    /// limit the search goes to [`crate::search::DEFAULT_DEPTH`].
+    pub fn search(&self, position: Option<&str>, history: &[&str], limits: SearchLimits) -> Result<SearchReport, RequestError> {
+        self.search_until(position, history, limits, None)
+    }
+
+    /// [`Engine::search`] that also stops when `stop` is set (from another thread), returning the
+    /// best move found so far.
+    pub fn search_until(
+        &self,
+        position: Option<&str>,
+        history: &[&str],
+        limits: SearchLimits,
+        stop: Option<&AtomicBool>,
+    ) -> Result<SearchReport, RequestError> {
+        if let Some(depth) = limits.depth {
+            check_depth(depth as usize)?;
+        }
+        if history.len() > MAX_PLAYED_MOVES {
+            return Err(RequestError::Limit(format!("{} moves to play; the limit is {MAX_PLAYED_MOVES}", history.len())));
+        }
+        with_game!(self, g => {
+            let mut pos = load(g, position)?;
+            let mut hashes = Vec::new();
+            for (i, text) in history.iter().enumerate() {
+                let number = i + 1;
+                let status = pos.status(g, &hashes);
+                if status != Status::Ongoing {
+                    return Err(RequestError::GameOver { number, text: text.to_string(), status: describe(status, g, pos.out) });
+                }
+                let mv = pos.parse_move(g, text).map_err(|error| RequestError::Move { number, error })?;
+                hashes.push(pos.hash);
+                pos.make(g, mv);
+            }
+            let result = crate::search::search(g, &mut pos, &hashes, &limits, stop);
+            let best = result.best.map(|m| info(g, &pos, m));
+            let mut line = pos.clone();
+            let mut pv = Vec::new();
+            for &m in &result.pv {
+                pv.push(line.notation(g, m));
+                line.make(g, m);
+            }
+            Ok(SearchReport { best, score: result.score, pv, depth: result.depth, nodes: result.nodes, elapsed: result.elapsed })
         })
     }
 }

@@ -4,7 +4,7 @@
 //! into [`Tables`]. Stages: [`format`] reads and writes tables (checked), [`Engine`] picks the
 //! cell-set width and builds a [`Game`] (tables indexed for speed), [`Position`] holds a position
 //! with make/unmake and attack tests, `movegen` generates legal moves, [`Perft`] counts them,
-//! `notation` reads and writes positions and moves.
+//! `notation` reads and writes positions and moves, [`search`] plays them.
 
 pub mod bits;
 pub mod engine;
@@ -16,13 +16,15 @@ pub mod notation;
 pub mod outcome;
 pub mod perft;
 pub mod position;
+pub mod search;
 pub mod tables;
 
 pub use bits::CellSet;
-pub use engine::{Engine, LoadError, MoveInfo, RequestError};
+pub use engine::{Engine, LoadError, MoveInfo, RequestError, SearchReport};
 pub use game::Game;
 pub use notation::{MoveError, PositionError};
 pub use outcome::Status;
 pub use perft::Perft;
 pub use position::{Move, MoveKind, Position};
+pub use search::{Score, SearchLimits, SearchResult, Searcher};
 pub use tables::Tables;
