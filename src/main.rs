@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 mod play;
+mod uci;
 
 // `print!`/`println!` for this file: the std macros panic when stdout is closed early
 // (`orbis inspect t.orbt | head`) or cannot be written (a full disk). A closed pipe ends the program
@@ -107,6 +108,37 @@ enum Command {
         /// Start from this position (FEN for grid boards, or the general notation).
         #[arg(short, long)]
         position: Option<String>,
+        /// The sides the engine plays: a side's name, `both` or `none`.
+        #[arg(long, default_value = "none")]
+        engine: String,
+        /// The engine's time per move, in milliseconds (1 to 600000).
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+        time: u64,
+    },
+    /// Speak UCI on standard input and output (grid boards with two sides), for GUIs and match runners.
+    Uci {
+        /// A variant file (.orbis) or compiled tables (.orbt).
+        file: PathBuf,
+    },
+    /// Find the best move: iterative deepening alpha-beta on the variant's own tables.
+    Search {
+        /// A variant file (.orbis) or compiled tables (.orbt).
+        file: PathBuf,
+        /// The position (FEN for grid boards, or the general notation) [default: the start].
+        #[arg(short, long)]
+        position: Option<String>,
+        /// Play these moves first (e.g. `e2-e4 Pe7-e5`).
+        #[arg(long, num_args = 1..)]
+        after: Vec<String>,
+        /// Search this many plies (1 to 64).
+        #[arg(short, long, value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: Option<u32>,
+        /// Search for this many milliseconds (1 to 3600000).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+        movetime: Option<u64>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
     },
     /// Draw the board, a position or a piece's moves as SVG or text.
     Diagram {
@@ -336,15 +368,66 @@ fn run(cli: Cli) -> Result<(), Failed> {
                 }
             }
         }
-        Command::Play { file, position } => {
+        Command::Play { file, position, engine: engine_sides, time } => {
             let engine = load(&file)?;
             if let Some(p) = &position {
                 engine.play(Some(p), &[]).map_err(|e| fail(e.to_string()))?;
             }
-            let mut session = play::Session::new(&engine, position, play::Opponent::default());
+            let names: Vec<String> = engine.tables().sides.iter().map(|s| s.name.clone()).collect();
+            let sides: Vec<String> = match engine_sides.as_str() {
+                "none" => Vec::new(),
+                "both" | "all" => names.clone(),
+                side if names.iter().any(|n| n == side) => vec![side.to_string()],
+                other => return Err(fail(format!("--engine {other}: not a side ({}), `both` or `none`", names.join(", ")))),
+            };
+            let limits = orbis_runtime::SearchLimits { movetime: Some(std::time::Duration::from_millis(time)), ..Default::default() };
+            let engine_ref = &engine;
+            let choose: play::Chooser = Box::new(move |text: &str| {
+                let report = engine_ref.search(Some(text), &[], limits).map_err(|e| e.to_string())?;
+                report.best.map(|m| m.notation).ok_or_else(|| "the engine has no move".to_string())
+            });
+            let opponent = play::Opponent { sides, choose: Some(choose) };
+            let mut session = play::Session::new(&engine, position, opponent);
             let stdin = std::io::stdin();
             let mut out = std::io::stdout();
             session.run(stdin.lock(), &mut out).map_err(fail)?;
+        }
+        Command::Uci { file } => {
+            let engine = load(&file)?;
+            let mut out = std::io::stdout();
+            uci::run(&engine, std::io::stdin().lock(), &mut out).map_err(fail)?;
+        }
+        Command::Search { file, position, after, depth, movetime, json } => {
+            let engine = load(&file)?;
+            if depth.is_none() && movetime.is_none() {
+                return Err(fail("give --depth N or --movetime MS"));
+            }
+            let limits = orbis_runtime::SearchLimits {
+                depth,
+                movetime: movetime.map(std::time::Duration::from_millis),
+                ..Default::default()
+            };
+            let after: Vec<&str> = after.iter().map(String::as_str).collect();
+            let r = engine.search(position.as_deref(), &after, limits).map_err(|e| fail(e.to_string()))?;
+            let score = match r.score {
+                orbis_runtime::Score::Cp(cp) => ("cp", cp),
+                orbis_runtime::Score::Mate(n) => ("mate", n),
+            };
+            let nps = (r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9)) as u64;
+            let best = r.best.as_ref().map(|m| m.notation.clone());
+            if json {
+                println!(
+                    "{}",
+                    json!({ "best": best, "score": { score.0: score.1 }, "pv": r.pv, "depth": r.depth, "nodes": r.nodes, "nps": nps, "seconds": r.elapsed.as_secs_f64() })
+                );
+            } else {
+                println!("best {}", best.as_deref().unwrap_or("(none: the game is over)"));
+                println!("score {} {}", score.0, score.1);
+                println!("pv {}", r.pv.join(" "));
+                println!("depth {}", r.depth);
+                println!("nodes {}", r.nodes);
+                println!("nps {nps}");
+            }
         }
         Command::Diagram { file, position, moves, paths, headings, empty, neighbours, hemispheres, format, output } => {
             let engine = load(&file)?;

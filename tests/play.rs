@@ -97,3 +97,68 @@ fn a_bad_start_position_is_an_error() {
     assert_eq!(code, Some(1));
     assert!(err.contains("bad position"), "{err}");
 }
+
+#[test]
+fn the_engine_answers_every_move() {
+    let (code, out, err) = play(&["examples/orthodox.orbis", "--engine", "black", "--time", "50"], "e2e4\nd2d4\nquit\n");
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("black plays ")).count(), 2, "{out}");
+    assert_eq!(out.lines().filter(|l| *l == "white to move").count(), 3, "{out}");
+    // The engine plays both sides of a whole game on the soccer ball, to its end.
+    let (code, out, err) = play(&["examples/soccer-ball/soccer-ball.orbis", "--engine", "both", "--time", "20"], "quit\n");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("game over: "), "{out}");
+    let (code, _, err) = play(&["examples/orthodox.orbis", "--engine", "purple"], "quit\n");
+    assert_eq!(code, Some(1));
+    assert!(err.contains("--engine purple: not a side (white, black)"), "{err}");
+}
+
+#[test]
+fn search_finds_a_mate_from_the_command_line() {
+    let out = common::cli::orbis(&["search", "examples/orthodox.orbis", "--position", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "--depth", "3", "--json"]);
+    let v = out.ok().json();
+    assert_eq!(v["best"], "Ra1-a8");
+    assert_eq!(v["score"]["mate"], 1);
+    let out = common::cli::orbis(&["search", "examples/orthodox.orbis"]);
+    out.fails_with(&["--depth N or --movetime MS"]);
+}
+
+/// Runs `orbis uci FILE` with `input`.
+fn uci(file: &str, input: &str) -> (Option<i32>, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_orbis"))
+        .args(["uci", file])
+        .current_dir(common::root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("orbis runs");
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("input written");
+    let out = child.wait_with_output().expect("orbis ends");
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn uci_answers_a_match_runner() {
+    let script = "uci\nisready\nucinewgame\nposition startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1\ngo depth 3\n\
+                  position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo movetime 200\n\
+                  position startpos moves e2e5\nfoo\nposition fen 7k/P7/8/8/8/8/8/K7 w - - 0 1\ngo depth 2\n";
+    let (code, out, err) = uci("examples/orthodox.orbis", script);
+    assert_eq!(code, Some(0), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(&lines[..4], ["id name orbis (Orthodox chess)", "id author the orbis developers", "uciok", "readyok"]);
+    let best: Vec<&str> = lines.iter().filter_map(|l| l.strip_prefix("bestmove ")).collect();
+    assert_eq!(best.len(), 3, "{out}");
+    assert_eq!(best[1], "a1a8", "the back-rank mate: {out}");
+    assert_eq!(best[2], "a7a8q", "promotion in coordinates: {out}");
+    assert!(out.contains("info string error: position: illegal move `e2e5`"), "{out}");
+    assert!(out.contains("info string unknown command: foo"), "{out}");
+    assert!(out.contains("score mate 1"), "{out}");
+    // A spherical variant on a grid board is driven the same way (castling across the pole's files).
+    let (code, out, err) = uci("examples/spherical/nadvorney.orbis", "position startpos moves e2e4\ngo depth 3\n");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.lines().any(|l| l.starts_with("bestmove ") && l.len() >= 13), "{out}");
+    let (code, _, err) = uci("examples/soccer-ball/soccer-ball.orbis", "uci\n");
+    assert_eq!(code, Some(1));
+    assert!(err.contains("uci needs a variant on a grid board with two sides"), "{err}");
+}
