@@ -7,10 +7,10 @@ use common::cli::Temp;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-/// Runs `orbis play ARGS` with `input` typed line by line; returns its exit code and output.
-fn play(args: &[&str], input: &str) -> (Option<i32>, String, String) {
+/// Runs `orbis COMMAND ARGS` with `input` typed line by line; returns its exit code and output.
+fn run(command: &str, args: &[&str], input: &str) -> (Option<i32>, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_orbis"))
-        .arg("play")
+        .arg(command)
         .args(args)
         .current_dir(common::root())
         .stdin(Stdio::piped())
@@ -21,6 +21,14 @@ fn play(args: &[&str], input: &str) -> (Option<i32>, String, String) {
     child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("input written");
     let out = child.wait_with_output().expect("orbis ends");
     (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+fn play(args: &[&str], input: &str) -> (Option<i32>, String, String) {
+    run("play", args, input)
+}
+
+fn uci(file: &str, input: &str) -> (Option<i32>, String, String) {
+    run("uci", &[file], input)
 }
 
 #[test]
@@ -121,21 +129,6 @@ fn search_finds_a_mate_from_the_command_line() {
     assert_eq!(v["score"]["mate"], 1);
     let out = common::cli::orbis(&["search", "examples/orthodox.orbis"]);
     out.fails_with(&["--depth N or --movetime MS"]);
-}
-
-/// Runs `orbis uci FILE` with `input`.
-fn uci(file: &str, input: &str) -> (Option<i32>, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_orbis"))
-        .args(["uci", file])
-        .current_dir(common::root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("orbis runs");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("input written");
-    let out = child.wait_with_output().expect("orbis ends");
-    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
 #[test]
