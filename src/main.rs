@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 mod play;
+mod selfplay;
 mod uci;
 
 // `print!`/`println!` for this file: the std macros panic when stdout is closed early
@@ -114,6 +115,32 @@ enum Command {
         /// The engine's time per move, in milliseconds (1 to 600000).
         #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
         time: u64,
+    },
+    /// The engine against itself from varied openings: a balance report (two sides).
+    Selfplay {
+        /// A variant file (.orbis) or compiled tables (.orbt).
+        file: PathBuf,
+        /// Games to play (1 to 100000).
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        games: u32,
+        /// The engine's time per move, in milliseconds (1 to 60000).
+        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=60_000))]
+        time: u64,
+        /// Search this many plies a move instead (1 to 64; reproducible).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: Option<u32>,
+        /// Random legal moves that open each game (0 to 20).
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=20))]
+        opening: u32,
+        /// A game longer than this many plies is a draw (1 to 10000).
+        #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        max_plies: u32,
+        /// Seed of the openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
     },
     /// Speak UCI on standard input and output (grid boards with two sides), for GUIs and match runners.
     Uci {
@@ -391,6 +418,34 @@ fn run(cli: Cli) -> Result<(), Failed> {
             let stdin = std::io::stdin();
             let mut out = std::io::stdout();
             session.run(stdin.lock(), &mut out).map_err(fail)?;
+        }
+        Command::Selfplay { file, games, time, depth, opening, max_plies, seed, json } => {
+            let engine = load(&file)?;
+            if engine.tables().sides.len() != 2 {
+                return Err(fail("selfplay reports on games of two sides"));
+            }
+            let limits = match depth {
+                Some(d) => orbis_runtime::SearchLimits { depth: Some(d), ..Default::default() },
+                None => orbis_runtime::SearchLimits { movetime: Some(std::time::Duration::from_millis(time)), ..Default::default() },
+            };
+            let plan = selfplay::Plan { limits, opening_plies: opening, seed, max_plies };
+            let bar = indicatif::ProgressBar::new(u64::from(games));
+            bar.set_style(
+                indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} ({eta} left) {msg}")
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            let mut played = Vec::new();
+            for i in 0..games {
+                played.push(selfplay::play_one(&engine, &plan, i).map_err(fail)?);
+                bar.inc(1);
+            }
+            bar.finish_and_clear();
+            let (text, value) = selfplay::report(&engine, &played);
+            if json {
+                println!("{value}");
+            } else {
+                print!("{text}");
+            }
         }
         Command::Uci { file } => {
             let engine = load(&file)?;

@@ -155,3 +155,22 @@ fn uci_answers_a_match_runner() {
     assert_eq!(code, Some(1));
     assert!(err.contains("uci needs a variant on a grid board with two sides"), "{err}");
 }
+
+#[test]
+fn selfplay_reports_the_balance() {
+    let out = common::cli::orbis(&["selfplay", "examples/soccer-ball/soccer-ball.orbis", "--games", "6", "--depth", "1", "--json"]);
+    let v = out.ok().json();
+    assert_eq!(v["games"], 6);
+    let (w, b, d) = (v["wins"]["white"].as_u64().unwrap(), v["wins"]["black"].as_u64().unwrap(), v["draws"].as_u64().unwrap());
+    assert_eq!(w + b + d, 6);
+    let p = v["first_side_score"].as_f64().unwrap();
+    let (lo, hi) = (v["first_side_interval"][0].as_f64().unwrap(), v["first_side_interval"][1].as_f64().unwrap());
+    assert!(lo <= p && p <= hi && (0.0..=1.0).contains(&lo) && (0.0..=1.0).contains(&hi), "{v}");
+    assert_eq!(v["games_detail"].as_array().unwrap().len(), 6);
+    // The same seed plays the same games at a fixed depth.
+    let again = common::cli::orbis(&["selfplay", "examples/soccer-ball/soccer-ball.orbis", "--games", "6", "--depth", "1", "--json"]);
+    assert_eq!(again.ok().json(), v);
+    let text = common::cli::orbis(&["selfplay", "examples/orthodox.orbis", "--games", "2", "--depth", "1", "--max-plies", "40"]);
+    assert!(text.ok().stdout.contains("2 games of Orthodox chess"), "{}", text.stdout);
+    common::cli::orbis(&["selfplay", "examples/cube/cube-8x8-four-player.orbis"]).fails_with(&["two sides"]);
+}
