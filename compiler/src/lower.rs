@@ -623,6 +623,34 @@ pub fn lower(v: &Variant) -> Tables {
     t
 }
 
+/// A winding rule's destinations on the empty board from `origin`, as one single-cell ray each
+/// (the rule has no rays of its own; analyses that reason about the empty board use these).
+pub fn wind_reach(v: &Variant, piece: &Piece, rule: &crate::model::MoveRule, origin: CellId) -> Vec<PathRay> {
+    let Some((headings, zone)) = &rule.wind else { return Vec::new() };
+    if zone.binary_search(&origin).is_err() {
+        return Vec::new();
+    }
+    let flags = match rule.mode {
+        Mode::Both => ray::QUIET | ray::CAPTURE,
+        Mode::MoveOnly => ray::QUIET,
+        Mode::CaptureOnly => ray::CAPTURE,
+    };
+    let geo = v.board.geometry(piece);
+    let mut seen = vec![origin];
+    let mut queue = vec![origin];
+    while let Some(c) = queue.pop() {
+        for &h in headings {
+            if let Some((d, _)) = geo.step(c, h, 0) {
+                if zone.binary_search(&d).is_ok() && !seen.contains(&d) {
+                    seen.push(d);
+                    queue.push(d);
+                }
+            }
+        }
+    }
+    seen.into_iter().skip(1).map(|c| PathRay { flags, heading: 0, must_empty: Vec::new(), cells: vec![c] }).collect()
+}
+
 /// The winding rules (`wind GROUP within ZONE`): per rule, its zone and each zone cell's
 /// neighbours in the zone along the rule's headings.
 fn winders(v: &Variant) -> Vec<tables::Winder> {

@@ -24,7 +24,7 @@ use std::collections::BTreeSet;
 use orbis_runtime::tables::ray;
 use serde_json::{json, Value};
 
-use crate::lower::{rule_rays, PathRay};
+use crate::lower::{rule_rays, wind_reach, PathRay};
 use crate::model::{CellId, HeadingId, PieceId, Variant};
 
 /// Per side, piece and cell: a list of `T`.
@@ -62,7 +62,9 @@ impl<'a> Ctx<'a> {
                 for origin in 0..ncells {
                     let mut list: Vec<(usize, PathRay)> = Vec::new();
                     for (i, rule) in piece.rules.iter().enumerate() {
-                        for r in rule_rays(v, side, piece, rule, origin) {
+                        // Winding rules have no rays: their empty-board flood stands in.
+                        let rays = if rule.wind.is_some() { wind_reach(v, piece, rule, origin) } else { rule_rays(v, side, piece, rule, origin) };
+                        for r in rays {
                             list.push((i, r));
                         }
                     }
