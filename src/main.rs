@@ -9,6 +9,7 @@ use std::time::Instant;
 
 mod play;
 mod selfplay;
+mod serve;
 mod uci;
 
 // `print!`/`println!` for this file: the std macros panic when stdout is closed early
@@ -116,6 +117,26 @@ enum Command {
         #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
         time: u64,
     },
+    /// Serve a web page to play the variant in a browser, against the engine or another person.
+    Serve {
+        /// A variant file (.orbis) or compiled tables (.orbt).
+        file: PathBuf,
+        /// The port to listen on (0: any free port; the address is printed).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// The address to listen on; 127.0.0.1 keeps the page on this machine.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// Start games from this position (FEN for grid boards, or the general notation).
+        #[arg(short, long)]
+        position: Option<String>,
+        /// The engine's time per move, in milliseconds (1 to 60000).
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=60_000))]
+        time: u64,
+        /// The most time per move a page may ask for, in milliseconds (1 to 60000).
+        #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=60_000))]
+        max_time: u64,
+    },
     /// The engine against itself from varied openings: a balance report (two sides).
     Selfplay {
         /// A variant file (.orbis) or compiled tables (.orbt).
@@ -193,6 +214,9 @@ enum Command {
         /// Two discs, north and south (boards whose ranks are rings closed over two poles).
         #[arg(long)]
         hemispheres: bool,
+        /// Turn a grid board round: the second side's view.
+        #[arg(long)]
+        flip: bool,
         /// svg or text.
         #[arg(long, default_value = "svg", value_parser = ["svg", "text"])]
         format: String,
@@ -419,6 +443,21 @@ fn run(cli: Cli) -> Result<(), Failed> {
             let mut out = std::io::stdout();
             session.run(stdin.lock(), &mut out).map_err(fail)?;
         }
+        Command::Serve { file, port, host, position, time, max_time } => {
+            let engine = load(&file)?;
+            if let Some(p) = &position {
+                engine.play(Some(p), &[]).map_err(|e| fail(e.to_string()))?;
+            }
+            let ms = std::time::Duration::from_millis;
+            let time = serve::EngineTime { default: ms(time.min(max_time)), max: ms(max_time) };
+            let settings = serve::Settings { start: position, time };
+            serve::run(&engine, &format!("{host}:{port}"), &settings, |address| {
+                println!("serving {} at http://{address}/ (Ctrl-C stops)", engine.tables().name);
+                use std::io::Write;
+                let _ = std::io::stdout().flush();
+            })
+            .map_err(fail)?;
+        }
         Command::Selfplay { file, games, time, depth, opening, max_plies, seed, json } => {
             let engine = load(&file)?;
             if engine.tables().sides.len() != 2 {
@@ -484,10 +523,10 @@ fn run(cli: Cli) -> Result<(), Failed> {
                 println!("nps {nps}");
             }
         }
-        Command::Diagram { file, position, moves, paths, headings, empty, neighbours, hemispheres, format, output } => {
+        Command::Diagram { file, position, moves, paths, headings, empty, neighbours, hemispheres, flip, format, output } => {
             let engine = load(&file)?;
             let format = if format == "text" { orbis_diagram::Format::Text } else { orbis_diagram::Format::Svg };
-            let opts = orbis_diagram::Options { position, moves, paths, headings, empty, neighbours, hemispheres, format };
+            let opts = orbis_diagram::Options { position, moves, paths, headings, empty, neighbours, hemispheres, flip, format, ..Default::default() };
             let out = orbis_diagram::render(&engine, &opts).map_err(fail)?;
             match output {
                 Some(path) => std::fs::write(&path, &out).map_err(|e| fail(format!("cannot write {}: {e}", path.display())))?,

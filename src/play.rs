@@ -24,6 +24,8 @@ pub struct Session<'e> {
     moves: Vec<String>,
     undone: Vec<String>,
     opponent: Opponent<'e>,
+    /// The board drawn turned round (`flip`; grid boards).
+    flipped: bool,
 }
 
 const HELP: &str = "\
@@ -32,6 +34,7 @@ commands:
   moves [CELL]     the legal moves (of the piece on CELL)
   undo / redo      take back the last move / play it again
   new              start again from the start position
+  flip             turn the board round (grid boards)
   save FILE        write the game as PGN
   load FILE        read a game saved as PGN
   help             this text
@@ -39,7 +42,7 @@ commands:
 
 impl<'e> Session<'e> {
     pub fn new(engine: &'e Engine, start: Option<String>, opponent: Opponent<'e>) -> Session<'e> {
-        Session { engine, start, moves: Vec::new(), undone: Vec::new(), opponent }
+        Session { engine, start, moves: Vec::new(), undone: Vec::new(), opponent, flipped: false }
     }
 
     fn moves(&self) -> Vec<&str> {
@@ -51,21 +54,31 @@ impl<'e> Session<'e> {
         self.engine.play_status(self.start.as_deref(), &self.moves()).map_err(|e| e.to_string())
     }
 
-    /// The board, the side to move and how the game stands.
+    /// The board (the last move and a royal in check marked), the side to move and how the game
+    /// stands.
     fn show(&self, out: &mut impl Write) -> Result<(), String> {
-        let (text, status) = self.state()?;
-        let opts = orbis_diagram::Options { position: Some(text.clone()), format: orbis_diagram::Format::Text, ..Default::default() };
+        let view = self.engine.view(self.start.as_deref(), &self.moves()).map_err(|e| e.to_string())?;
+        let opts = orbis_diagram::Options {
+            position: Some(view.text.clone()),
+            format: orbis_diagram::Format::Text,
+            last: view.last.iter().flat_map(|m| [m.from.clone(), m.to.clone()]).collect(),
+            check: view.check.clone(),
+            flip: self.flipped,
+            ..Default::default()
+        };
         let board = orbis_diagram::render(self.engine, &opts)?;
-        let to_move = side_to_move(self.engine, &text);
         let mut lines = String::new();
         lines += &board;
         if let Some(last) = self.moves.last() {
             lines += &format!("last move: {last}\n");
         }
-        if status == "ongoing" {
-            lines += &format!("{to_move} to move\n");
+        if !view.is_over() && !view.check.is_empty() {
+            lines += &format!("check: {} ({})\n", view.to_move, view.check.join(" "));
+        }
+        if view.is_over() {
+            lines += &format!("game over: {}\n", view.status);
         } else {
-            lines += &format!("game over: {status}\n");
+            lines += &format!("{} to move\n", view.to_move);
         }
         write!(out, "{lines}").map_err(|e| e.to_string())
     }
@@ -134,6 +147,14 @@ impl<'e> Session<'e> {
                     }
                     None => Err("nothing to redo".into()),
                 },
+                "flip" => {
+                    if self.engine.tables().grid.is_none() {
+                        Err("`flip` turns grid boards round; this board has no second side's view".into())
+                    } else {
+                        self.flipped = !self.flipped;
+                        Ok(true)
+                    }
+                }
                 "new" => {
                     self.moves.clear();
                     self.undone.clear();

@@ -42,6 +42,28 @@ fn a_scripted_game_ends_in_mate() {
 }
 
 #[test]
+fn check_and_the_last_move_are_marked_and_flip_turns_the_board() {
+    // 1. e4 f5 2. Qh5+: the black king on e8 in check, the queen's move marked.
+    let (code, out, err) = play(&["examples/orthodox.orbis"], "e2e4\nf7f5\nd1h5\nflip\n");
+    assert_eq!(code, Some(0), "{err}");
+    let boards: Vec<&str> = out.split("Orthodox chess — ").collect();
+    let checked = boards[4];
+    assert!(checked.contains("8 │ r  n  b  q !k! b  n  r │ 8"), "{checked}");
+    assert!(checked.contains("5 │ ·     ·     ·  p  · (Q)│ 5"), "{checked}");
+    assert!(checked.contains("1 │ R  N  B (·) K  B  N  R │ 1"), "{checked}");
+    assert!(checked.contains("marks: (x) the last move, !x! in check"), "{checked}");
+    assert!(checked.contains("check: black (e8)"), "{checked}");
+    // Turned round: the first rank on top, the files from h to a.
+    let flipped = boards[5];
+    let rows: Vec<&str> = flipped.lines().filter(|l| l.contains('│')).collect();
+    assert!(rows[0].starts_with("1 │ R  N  B  K (·) B  N  R"), "{flipped}");
+    assert!(flipped.contains("     h  g  f  e  d  c  b  a"), "{flipped}");
+    // Boards of polygons have no second side's view.
+    let (_, out, _) = play(&["examples/soccer-ball/soccer-ball.orbis"], "flip\n");
+    assert!(out.contains("`flip` turns grid boards round"), "{out}");
+}
+
+#[test]
 fn mistakes_get_a_message_and_the_game_goes_on() {
     let (code, out, _) = play(&["examples/orthodox.orbis"], "e2e5\nmoves g1\nsave\nundo\nbanana\ne2e4\nquit\n");
     assert_eq!(code, Some(0));

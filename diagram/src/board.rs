@@ -29,6 +29,16 @@ impl Edge {
         }
     }
 
+    /// The edge across the board (where this one lies when the board is turned round).
+    pub fn opposite(self) -> Edge {
+        match self {
+            Edge::Top => Edge::Bottom,
+            Edge::Right => Edge::Left,
+            Edge::Bottom => Edge::Top,
+            Edge::Left => Edge::Right,
+        }
+    }
+
     fn from_outward(v: (i32, i32)) -> Option<Edge> {
         Edge::ALL.into_iter().find(|e| e.outward() == v)
     }

@@ -8,7 +8,7 @@
 //!
 //! ```text
 //! orbis diagram FILE [--position POS | --empty] [--moves CELL|PIECE@CELL [--paths [--heading H]...]]
-//!                    [--neighbours | --hemispheres] [--format svg|text] [-o OUT]
+//!                    [--neighbours | --hemispheres] [--flip] [--format svg|text] [-o OUT]
 //! ```
 
 pub mod board;
@@ -48,6 +48,14 @@ pub struct Options {
     /// The two-hemisphere view (boards whose ranks are rings closed over two poles).
     pub hemispheres: bool,
     pub format: Format,
+    /// Cells of the last move played, marked on the board.
+    pub last: Vec<String>,
+    /// Cells of royal pieces in check, marked on the board.
+    pub check: Vec<String>,
+    /// Turn a grid board round (the second side's view): files and ranks run the other way.
+    pub flip: bool,
+    /// SVG: put a hit area with a `data-cell` attribute on every cell (for `orbis serve`).
+    pub interactive: bool,
 }
 
 /// Renders a diagram of the loaded variant.
@@ -79,6 +87,17 @@ pub fn render(engine: &Engine, opts: &Options) -> Result<String, String> {
         text: position_text,
         hand,
     } = position_state(engine, opts.position.as_deref())?;
+    if opts.flip && (b.is_polygonal() || opts.hemispheres || opts.neighbours) {
+        return Err("--flip turns a grid board round; boards of polygon cells and the hemisphere and neighbour views have no second side's view".into());
+    }
+    let marked = |names: &[String], what: &str| -> Result<Vec<bool>, String> {
+        let mut on = vec![false; t.cells.len()];
+        for name in names {
+            let c = t.cell_by_name(name).ok_or_else(|| format!("{what}: there is no cell '{name}' on this board"))?;
+            on[c as usize] = true;
+        }
+        Ok(on)
+    };
     let mut scene = Scene {
         title: t.name.clone(),
         subtitle: String::new(),
@@ -87,6 +106,10 @@ pub fn render(engine: &Engine, opts: &Options) -> Result<String, String> {
         under,
         movement: None,
         paths: opts.paths,
+        last: marked(&opts.last, "last move")?,
+        check: marked(&opts.check, "check")?,
+        flip: opts.flip,
+        interactive: opts.interactive,
     };
     let mut where_ = match &position_text {
         Some(_) => "given position".to_string(),

@@ -72,6 +72,14 @@ pub struct Scene {
     pub movement: Option<Movement>,
     /// Whether the movement's rays are drawn.
     pub paths: bool,
+    /// Per cell: part of the last move played.
+    pub last: Vec<bool>,
+    /// Per cell: a royal piece in check stands there.
+    pub check: Vec<bool>,
+    /// Grid boards drawn turned round (the second side's view).
+    pub flip: bool,
+    /// SVG only: every cell carries a `data-cell` hit area on top, for pages that take clicks.
+    pub interactive: bool,
 }
 
 /// The destinations of `piece` on `cell`, given what stands on the board and which cells still

@@ -272,13 +272,13 @@ pub fn board(b: &Board, scene: &Scene) -> String {
     let pad = 18.0;
     let coord = 22.0;
     let tab = 30.0;
-    let has_tab = |e: Edge| b.edge_steps.iter().any(|st| st.edge == e);
+    let has_tab = |e: Edge| b.edge_steps.iter().any(|st| if scene.flip { st.edge.opposite() == e } else { st.edge == e });
     let tb = |e: Edge| if has_tab(e) { tab } else { 0.0 };
     let (bw, bh) = (b.width as f64 * s, b.height as f64 * s);
     let title_h = title_height(scene);
     let left = pad + coord + tb(Edge::Left);
     let top = pad + title_h + tb(Edge::Top);
-    let mut geom = grid_geom(b, left, top, s);
+    let mut geom = grid_geom(b, left, top, s, scene.flip);
     // Cells off the grid: a row below it.
     let extra_top = top + bh + tb(Edge::Bottom) + coord + 16.0;
     let extra_h = if b.extra.is_empty() { 0.0 } else { s + 30.0 };
@@ -308,11 +308,11 @@ pub fn board(b: &Board, scene: &Scene) -> String {
     // Coordinates: files below, ranks on the left.
     let grid = b.t.grid.as_ref().expect("grid");
     for (x, f) in grid.files.iter().enumerate() {
-        let cx = left + (x as f64 + 0.5) * s;
+        let cx = left + (place(b, scene.flip, x as i32, 0).0 + 0.5) * s;
         doc.text(cx, top + bh + tb(Edge::Bottom) + 16.0, 14.0, "middle", INK, "", f);
     }
     for (y, r) in grid.ranks.iter().enumerate() {
-        let cy = top + (b.height - 1 - y) as f64 * s + s / 2.0 + 5.0;
+        let cy = top + place(b, scene.flip, 0, y as i32).1 * s + s / 2.0 + 5.0;
         doc.text(left - tb(Edge::Left) - 8.0, cy, 14.0, "end", INK, "", r);
     }
 
@@ -320,9 +320,11 @@ pub fn board(b: &Board, scene: &Scene) -> String {
     for st in &b.edge_steps {
         let colour = SEAM_COLOURS[st.group % SEAM_COLOURS.len()];
         let (x, y) = b.pos[st.cell].expect("edge cell on the grid");
-        let col = left + x as f64 * s;
-        let row = top + (b.height as i32 - 1 - y) as f64 * s;
-        let (rx, ry, rw, rh) = match st.edge {
+        let (col, row) = place(b, scene.flip, x, y);
+        let (col, row) = (left + col * s, top + row * s);
+        // Turned round, the tab sits on the opposite edge and its arrow points the other way.
+        let edge = if scene.flip { st.edge.opposite() } else { st.edge };
+        let (rx, ry, rw, rh) = match edge {
             Edge::Top => (col, top - tab, s, tab),
             Edge::Bottom => (col, top + bh, s, tab),
             Edge::Left => (left - tab, row, tab, s),
@@ -334,9 +336,10 @@ pub fn board(b: &Board, scene: &Scene) -> String {
             n(rx + 1.0), n(ry + 1.0), n(rw - 2.0), n(rh - 2.0)
         );
         let name = b.name(st.target);
-        let fs = (12.0f64).min(if matches!(st.edge, Edge::Left | Edge::Right) { 26.0 } else { 34.0 } / (0.62 * name.chars().count() as f64));
+        let fs = (12.0f64).min(if matches!(edge, Edge::Left | Edge::Right) { 26.0 } else { 34.0 } / (0.62 * name.chars().count() as f64));
         let v = b.vectors[st.arrival].unwrap_or((0, 0));
-        match st.edge {
+        let v = if scene.flip { (-v.0, -v.1) } else { v };
+        match edge {
             Edge::Top | Edge::Bottom => {
                 doc.text(rx + rw / 2.0 - 8.0, ry + rh / 2.0 + fs * 0.36, fs, "middle", colour, " font-weight=\"bold\"", name);
                 doc.arrow(rx + rw - 14.0, ry + rh / 2.0, v, 13.0, colour, 2.0);
@@ -384,10 +387,23 @@ fn square(x: f64, y: f64, s: f64) -> CellGeom {
     }
 }
 
-fn grid_geom(b: &Board, left: f64, top: f64, s: f64) -> Geom {
+/// Where grid position (x, y) is drawn: its column from the left and row from the top.
+fn place(b: &Board, flip: bool, x: i32, y: i32) -> (f64, f64) {
+    let (w, h) = (b.width as i32, b.height as i32);
+    if flip {
+        ((w - 1 - x) as f64, y as f64)
+    } else {
+        (x as f64, (h - 1 - y) as f64)
+    }
+}
+
+fn grid_geom(b: &Board, left: f64, top: f64, s: f64, flip: bool) -> Geom {
     let cells = (0..b.cells())
         .map(|c| {
-            b.pos[c].map(|(x, y)| square(left + x as f64 * s, top + (b.height as i32 - 1 - y) as f64 * s, s))
+            b.pos[c].map(|(x, y)| {
+                let (col, row) = place(b, flip, x, y);
+                square(left + col * s, top + row * s, s)
+            })
         })
         .collect();
     Geom { cells, kind: Kind::Grid { s } }
@@ -456,6 +472,16 @@ fn place_glyph(doc: &mut Doc, b: &Board, side: usize, kind: usize, cx: f64, cy: 
 
 /// Highlights, paths, pieces and marks.
 fn draw_content(doc: &mut Doc, b: &Board, geom: &Geom, scene: &Scene, s: f64) {
+    // The last move's cells, and royal pieces in check, under the pieces.
+    for (c, g) in geom.cells.iter().enumerate() {
+        let Some(g) = g else { continue };
+        if scene.last.get(c) == Some(&true) {
+            let _ = writeln!(doc.body, "<path class=\"last-move\" d=\"{}\" fill=\"#e8d44d\" fill-opacity=\"0.55\"/>", g.d);
+        }
+        if scene.check.get(c) == Some(&true) {
+            let _ = writeln!(doc.body, "<path class=\"in-check\" d=\"{}\" fill=\"{CAPTURE}\" fill-opacity=\"0.55\"/>", g.d);
+        }
+    }
     if let Some(m) = &scene.movement {
         if let Some(g) = &geom.cells[m.cell] {
             let _ = writeln!(doc.body, "<path d=\"{}\" fill=\"#f5d742\" fill-opacity=\"0.75\"/>", g.d);
@@ -512,6 +538,16 @@ fn draw_content(doc: &mut Doc, b: &Board, geom: &Geom, scene: &Scene, s: f64) {
                 );
             }
         }
+    }
+    if scene.interactive {
+        // Transparent hit areas on top, one per cell, named for the page's script.
+        let _ = writeln!(doc.body, "<g class=\"cells\">");
+        for (c, g) in geom.cells.iter().enumerate() {
+            if let Some(g) = g {
+                let _ = writeln!(doc.body, "<path class=\"cell\" data-cell=\"{}\" d=\"{}\" fill=\"#000000\" fill-opacity=\"0\"/>", escape(b.name(c)), g.d);
+            }
+        }
+        let _ = writeln!(doc.body, "</g>");
     }
 }
 

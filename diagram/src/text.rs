@@ -65,12 +65,15 @@ pub fn board(b: &Board, scene: &Scene) -> String {
     if let Some(d) = &scene.detail {
         let _ = writeln!(out, "{d}");
     }
-    let files: String = g.files.iter().map(|f| centre(f, cw)).collect();
+    // Turned round (`flip`), the first rank is on top and the files run right to left.
+    let xs: Vec<i32> = if scene.flip { (0..b.width as i32).rev().collect() } else { (0..b.width as i32).collect() };
+    let ys: Vec<i32> = if scene.flip { (0..b.height as i32).collect() } else { (0..b.height as i32).rev().collect() };
+    let files: String = xs.iter().map(|&x| centre(&g.files[x as usize], cw)).collect();
     let _ = writeln!(out, "{}  {}", " ".repeat(rw + 1), files);
     let _ = writeln!(out, "{} ┌{}┐", " ".repeat(rw), "─".repeat(cw * b.width));
-    for y in (0..b.height as i32).rev() {
+    for &y in &ys {
         let mut row = String::new();
-        for x in 0..b.width as i32 {
+        for &x in &xs {
             // A position that is another name of a cell (`identify`) stays blank: the cell is drawn
             // at its own position, as in the SVG view and FEN.
             let content = match b.cell_at(x, y).filter(|_| !b.t.is_alias_position(x as usize, y as usize)) {
@@ -117,7 +120,20 @@ fn movement(b: &Board, scene: &Scene, rays: &str, out: &mut String) {
     }
 }
 
+/// A cell's text, bracketed when it is marked: `(·)` part of the last move, `!K!` in check.
 fn cell_text(b: &Board, scene: &Scene, c: usize) -> String {
+    let plain = piece_text(b, scene, c);
+    if scene.check.get(c) == Some(&true) {
+        format!("!{}!", plain.trim())
+    } else if scene.last.get(c) == Some(&true) {
+        let inner = plain.trim();
+        format!("({})", if inner.is_empty() { "·" } else { inner })
+    } else {
+        plain
+    }
+}
+
+fn piece_text(b: &Board, scene: &Scene, c: usize) -> String {
     let piece = stack_text(b, scene, c);
     if let Some(m) = &scene.movement {
         if m.cell == c {
@@ -169,6 +185,16 @@ fn legend(b: &Board, scene: &Scene, out: &mut String) {
         .collect();
     let sides: Vec<&str> = b.t.sides.iter().map(|s| s.name.as_str()).collect();
     let _ = writeln!(out, "pieces: {} ({} upper case, {} lower case)", names.join(", "), sides[0], sides[1..].join(", "));
+    let mut marks = Vec::new();
+    if scene.last.contains(&true) {
+        marks.push("(x) the last move");
+    }
+    if scene.check.contains(&true) {
+        marks.push("!x! in check");
+    }
+    if !marks.is_empty() {
+        let _ = writeln!(out, "marks: {}", marks.join(", "));
+    }
 }
 
 /// A ray: `SW: f2 e1 ~NW~ h1 g2 …`.

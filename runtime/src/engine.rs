@@ -274,14 +274,14 @@ impl Engine {
     }
 }
 
-fn load<B: CellSet>(g: &Game<B>, position: Option<&str>) -> Result<Position<B>, PositionError> {
+pub(crate) fn load<B: CellSet>(g: &Game<B>, position: Option<&str>) -> Result<Position<B>, PositionError> {
     match position {
         Some(text) => Position::parse(g, text),
         None => Ok(Position::start(g)),
     }
 }
 
-fn info<B: CellSet>(g: &Game<B>, pos: &Position<B>, m: Move) -> MoveInfo {
+pub(crate) fn info<B: CellSet>(g: &Game<B>, pos: &Position<B>, m: Move) -> MoveInfo {
     MoveInfo {
         from: g.cell_name(m.from).to_string(),
         to: g.cell_name(m.to).to_string(),

@@ -4,7 +4,8 @@
 //! into [`Tables`]. Stages: [`format`] reads and writes tables (checked), [`Engine`] picks the
 //! cell-set width and builds a [`Game`] (tables indexed for speed), [`Position`] holds a position
 //! with make/unmake and attack tests, `movegen` generates legal moves, [`Perft`] counts them,
-//! `notation` reads and writes positions and moves, [`search`] plays them.
+//! `notation` reads and writes positions and moves, [`search`] plays them, [`view`]
+//! shows a game as a player sees it.
 
 pub mod bits;
 pub mod engine;
@@ -18,6 +19,7 @@ pub mod perft;
 pub mod position;
 pub mod search;
 pub mod tables;
+pub mod view;
 
 pub use bits::CellSet;
 pub use engine::{Engine, LoadError, MoveInfo, RequestError, SearchReport};
@@ -28,3 +30,4 @@ pub use perft::Perft;
 pub use position::{Move, MoveKind, Position};
 pub use search::{Score, SearchLimits, SearchResult, Searcher};
 pub use tables::Tables;
+pub use view::GameView;

@@ -1,0 +1,87 @@
+//! A game as a player sees it: the position after the moves played, whose turn it is, the royal
+//! pieces in check, the last move and the legal moves. `orbis play` and `orbis serve` show games
+//! through [`Engine::view`], replaying the moves from the start each time, so neither keeps a
+//! game state of its own that could drift from the rules.
+
+use crate::bits::CellSet;
+use crate::engine::{info, load, Engine, MoveInfo, RequestError, MAX_PLAYED_MOVES};
+use crate::outcome::{describe, Status};
+use crate::with_game;
+
+/// One moment of a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameView {
+    /// The position's text (FEN where the board allows it).
+    pub text: String,
+    /// `ongoing`, or how the game ended (as `orbis moves` reports it).
+    pub status: String,
+    /// The side to move.
+    pub to_move: String,
+    /// The cells of the side to move's royal pieces that stand attacked.
+    pub check: Vec<String>,
+    /// The last move played, if any.
+    pub last: Option<MoveInfo>,
+    /// The moves played, each in the engine's own notation (whatever form was given).
+    pub played: Vec<String>,
+    /// The legal moves, sorted by notation; none once the game is over.
+    pub legal: Vec<MoveInfo>,
+}
+
+impl GameView {
+    pub fn is_over(&self) -> bool {
+        self.status != "ongoing"
+    }
+}
+
+impl Engine {
+    /// Plays `moves` (any accepted notation, refusing moves after the game's end) from the
+    /// position and describes the game at that point.
+    pub fn view(&self, position: Option<&str>, moves: &[&str]) -> Result<GameView, RequestError> {
+        if moves.len() > MAX_PLAYED_MOVES {
+            return Err(RequestError::Limit(format!("{} moves to play; the limit is {MAX_PLAYED_MOVES}", moves.len())));
+        }
+        with_game!(self, g => {
+            let mut pos = load(g, position)?;
+            let mut history = Vec::new();
+            let mut played = Vec::new();
+            let mut last = None;
+            for (i, text) in moves.iter().enumerate() {
+                let number = i + 1;
+                let status = pos.status(g, &history);
+                if status != Status::Ongoing {
+                    return Err(RequestError::GameOver { number, text: text.to_string(), status: describe(status, g, pos.out) });
+                }
+                let mv = pos.parse_move(g, text).map_err(|error| RequestError::Move { number, error })?;
+                let described = info(g, &pos, mv);
+                played.push(described.notation.clone());
+                last = Some(described);
+                history.push(pos.hash);
+                pos.make(g, mv);
+            }
+            let status = pos.status(g, &history);
+            let us = pos.to_move;
+            let check = pos
+                .royals(g, us)
+                .iter()
+                .filter(|&r| pos.attacked_by_enemy(g, r, us))
+                .map(|r| g.cell_name(r as u16).to_string())
+                .collect();
+            let mut legal = Vec::new();
+            if status == Status::Ongoing {
+                let mut moves = Vec::new();
+                pos.legal_moves(g, &mut moves);
+                legal = moves.into_iter().map(|m| info(g, &pos, m)).collect();
+                legal.sort_by(|a: &MoveInfo, b: &MoveInfo| a.notation.cmp(&b.notation));
+            }
+            Ok(GameView {
+                text: pos.to_text(g),
+                status: describe(status, g, pos.out),
+                to_move: g.tables.sides[us].name.clone(),
+                check,
+                last,
+                played,
+                legal,
+            })
+        })
+    }
+}
