@@ -1,0 +1,180 @@
+// The orbis play page. The game lives here (start position and moves played); every request
+// sends it whole, and the server answers with the board, the legal moves and the status.
+"use strict";
+
+const game = { start: null, moves: [], flip: false };
+let variant = null;     // /api/variant
+let view = null;        // the last /api/view answer
+let selected = null;    // the cell whose moves are shown
+let busy = false;       // a request is on its way
+
+const $ = (id) => document.getElementById(id);
+
+async function api(path, body) {
+  const options = body === undefined ? {} : {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  };
+  const response = await fetch(path, options);
+  const answer = await response.json();
+  if (!response.ok) throw new Error(answer.error || `${response.status}`);
+  return answer;
+}
+
+function setBusy(on, what) {
+  busy = on;
+  document.body.dataset.state = on ? what : "ready";
+}
+
+function say(message) {
+  $("message").textContent = message || "";
+}
+
+function engineSide() {
+  return $("engine-side").value;
+}
+
+async function refresh() {
+  setBusy(true, "loading");
+  try {
+    view = await api("/api/view", game);
+    say("");
+  } catch (e) {
+    say(e.message);
+    setBusy(false);
+    return;
+  }
+  selected = null;
+  render();
+  setBusy(false);
+  await engineTurn();
+}
+
+function render() {
+  $("board").innerHTML = view.svg;
+  for (const cell of document.querySelectorAll("#board .cell")) {
+    cell.addEventListener("click", () => clickCell(cell.dataset.cell));
+  }
+  const list = $("move-list");
+  list.innerHTML = "";
+  view.played.forEach((m) => {
+    const item = document.createElement("li");
+    item.textContent = m;
+    list.appendChild(item);
+  });
+  const status = $("status");
+  status.className = "";
+  if (view.over) {
+    status.textContent = `Game over: ${view.status}`;
+    status.classList.add("over");
+  } else if (view.check.length > 0) {
+    status.textContent = `${view.to_move} to move: check!`;
+    status.classList.add("check");
+  } else {
+    status.textContent = `${view.to_move} to move`;
+  }
+  $("chooser").hidden = true;
+  document.body.dataset.moves = String(view.played.length);
+  document.body.dataset.over = String(view.over);
+}
+
+function showMoves(cell) {
+  for (const el of document.querySelectorAll("#board .cell")) {
+    el.classList.remove("selected", "dest");
+  }
+  selected = cell;
+  if (cell === null) return;
+  for (const m of view.legal.filter((m) => m.from === cell)) {
+    const el = document.querySelector(`#board .cell[data-cell="${CSS.escape(m.to)}"]`);
+    if (el) el.classList.add("dest");
+  }
+  const el = document.querySelector(`#board .cell[data-cell="${CSS.escape(cell)}"]`);
+  if (el) el.classList.add("selected");
+}
+
+function clickCell(cell) {
+  if (busy || !view || view.over) return;
+  if (engineSide() === view.to_move) return;
+  if (selected !== null) {
+    const choices = view.legal.filter((m) => m.from === selected && m.to === cell);
+    if (choices.length === 1) return play(choices[0].notation);
+    if (choices.length > 1) return choose(choices);
+  }
+  if (view.legal.some((m) => m.from === cell)) {
+    showMoves(cell);
+  } else {
+    showMoves(null);
+  }
+}
+
+// Several moves join the same two cells (promotions): a button for each.
+function choose(choices) {
+  const box = $("choices");
+  box.innerHTML = "";
+  for (const m of choices) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = m.promotion ? `${m.notation} (${m.promotion})` : m.notation;
+    button.dataset.move = m.notation;
+    button.addEventListener("click", () => play(m.notation));
+    box.appendChild(button);
+  }
+  $("chooser").hidden = false;
+}
+
+async function play(notation) {
+  game.moves.push(notation);
+  await refresh();
+}
+
+async function engineTurn() {
+  if (!view || view.over || engineSide() !== view.to_move) return;
+  setBusy(true, "thinking");
+  $("status").textContent = `${view.to_move} (engine) is thinking…`;
+  try {
+    const answer = await api("/api/engine", { start: game.start, moves: game.moves });
+    game.moves.push(answer.move.notation);
+  } catch (e) {
+    say(e.message);
+    setBusy(false);
+    return;
+  }
+  setBusy(false);
+  await refresh();
+}
+
+async function undo() {
+  if (busy || game.moves.length === 0) return;
+  game.moves.pop();
+  // Against the engine, take back its reply too, so that it is the player's turn again.
+  if (engineSide() !== "" && game.moves.length > 0) {
+    try {
+      const before = await api("/api/view", game);
+      if (before.to_move === engineSide()) game.moves.pop();
+    } catch (e) {
+      say(e.message);
+    }
+  }
+  await refresh();
+}
+
+async function start() {
+  variant = await api("/api/variant");
+  game.start = variant.start;
+  document.title = `${variant.name} — orbis`;
+  $("variant").textContent = variant.name;
+  const select = $("engine-side");
+  const none = new Option("nobody (two players)", "");
+  select.add(none);
+  for (const side of variant.sides) select.add(new Option(side, side));
+  if (variant.sides.length > 1) select.value = variant.sides[variant.sides.length - 1];
+  select.addEventListener("change", () => { if (!busy) engineTurn(); });
+  $("flip").hidden = !variant.flippable;
+  $("flip").addEventListener("click", () => { if (!busy) { game.flip = !game.flip; refresh(); } });
+  $("new").addEventListener("click", () => { if (!busy) { game.moves = []; refresh(); } });
+  $("undo").addEventListener("click", undo);
+  await refresh();
+}
+
+start().catch((e) => say(e.message));
