@@ -190,26 +190,45 @@ impl<'e> Session<'e> {
         writeln!(out, "{} legal move{}{what}: {}", list.len(), if list.len() == 1 { "" } else { "s" }, list.join(" ")).map_err(|e| e.to_string())
     }
 
-    /// The game as PGN: the variant and, when it did not start from the setup, its start position
-    /// (FEN on grid boards, else the general notation).
+    /// The game as PGN: the seven tags, the variant and, when it did not start from the setup,
+    /// its start position (FEN on grid boards, else the general notation). Moves are in SAN on
+    /// grid boards of two sides (so other chess tools read them), else in orbis's notation.
     pub fn pgn(&self) -> String {
-        let mut s = format!("[Event \"orbis game\"]\n[Variant \"{}\"]\n", self.engine.tables().name.replace('"', "'"));
+        let tables = self.engine.tables();
+        let mut s = String::from("[Event \"orbis game\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n");
+        let side = |i: usize| tables.sides.get(i).map_or("?".to_string(), |s| s.name.replace('"', "'"));
+        s += &format!("[White \"{}\"]\n[Black \"{}\"]\n", side(0), side(1));
+        s += &format!("[Variant \"{}\"]\n", tables.name.replace('"', "'"));
         if let Some(start) = &self.start {
             s += &format!("[SetUp \"1\"]\n[FEN \"{start}\"]\n");
         }
+        // Which side moved first, and the move number it starts at (from the FEN's counters).
+        let start_text = self.engine.position_text(self.start.as_deref()).unwrap_or_default();
+        let black_first = tables.sides.len() == 2 && side_to_move(self.engine, &start_text) == tables.sides[1].name;
+        let first_number: usize = start_text.split_whitespace().nth(5).and_then(|n| n.parse().ok()).unwrap_or(1).max(1);
         let result = match self.state().map(|(_, status)| status) {
             Ok(status) if status.starts_with("checkmate") || status.starts_with("bare") => {
-                let winner_first = self.moves.len() % 2 == 1;
-                if winner_first { "1-0" } else { "0-1" }
+                // The side that made the last move won.
+                let white_moved_last = (self.moves.len() + black_first as usize) % 2 == 1;
+                if white_moved_last { "1-0" } else { "0-1" }
             }
             Ok(status) if status.starts_with("draw") => "1/2-1/2",
             _ => "*",
         };
         s += &format!("[Result \"{result}\"]\n\n");
+        let san = tables.grid.is_some() && tables.sides.len() == 2;
+        let moves = match san {
+            true => self.engine.san(self.start.as_deref(), &self.moves()).unwrap_or_else(|_| self.moves.clone()),
+            false => self.moves.clone(),
+        };
         let mut line = String::new();
-        for (i, m) in self.moves.iter().enumerate() {
-            if i % 2 == 0 {
-                line += &format!("{}. ", i / 2 + 1);
+        for (i, m) in moves.iter().enumerate() {
+            let ply = i + black_first as usize;
+            let number = first_number + ply / 2;
+            if ply % 2 == 0 {
+                line += &format!("{number}. ");
+            } else if i == 0 {
+                line += &format!("{number}... ");
             }
             line += m;
             line.push(' ');
@@ -221,9 +240,10 @@ impl<'e> Session<'e> {
     fn load(&mut self, path: &str) -> Result<(), String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
         let (start, moves) = parse_pgn(&text)?;
-        self.engine.play_status(start.as_deref(), &moves.iter().map(String::as_str).collect::<Vec<_>>()).map_err(|e| format!("{path}: {e}"))?;
+        let view = self.engine.view(start.as_deref(), &moves.iter().map(String::as_str).collect::<Vec<_>>()).map_err(|e| format!("{path}: {e}"))?;
         self.start = start;
-        self.moves = moves;
+        // Kept in orbis's notation, whatever notation the file used (SAN, coordinates).
+        self.moves = view.played;
         self.undone.clear();
         Ok(())
     }
@@ -257,18 +277,40 @@ pub fn parse_pgn(text: &str) -> Result<(Option<String>, Vec<String>), String> {
             }
         } else {
             body += line;
-            body.push(' ');
+            body.push('\n');
         }
     }
+    // Comments `{...}` and `;...`, variations `(...)` and annotation glyphs `$n` are skipped;
+    // move numbers may stand alone (`12.`, `12...`) or stick to the move (`12.Nf3`).
+    let mut clean = String::new();
+    let (mut in_comment, mut depth) = (false, 0usize);
+    for line in body.split('\n') {
+        for c in line.chars() {
+            match c {
+                '}' if in_comment => in_comment = false,
+                _ if in_comment => {}
+                '{' => in_comment = true,
+                ';' => break,
+                '(' => depth += 1,
+                ')' => depth = depth.saturating_sub(1),
+                _ if depth > 0 => {}
+                c => clean.push(c),
+            }
+        }
+        clean.push(' ');
+    }
     let mut moves = Vec::new();
-    let mut in_comment = false;
-    for token in body.split_whitespace() {
-        if in_comment || token.starts_with('{') {
-            in_comment = !token.ends_with('}');
+    for token in clean.split_whitespace() {
+        if ["1-0", "0-1", "1/2-1/2", "*"].contains(&token) {
             continue;
         }
-        let is_number = token.trim_end_matches('.').chars().all(|c| c.is_ascii_digit()) && token.ends_with('.');
-        if is_number || ["1-0", "0-1", "1/2-1/2", "*"].contains(&token) {
+        // A move number: digits followed by dots.
+        let digits = token.len() - token.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let token = match token[digits..].strip_prefix('.') {
+            Some(rest) if digits > 0 => rest.trim_start_matches('.'),
+            _ => token,
+        };
+        if token.is_empty() || token.starts_with('$') {
             continue;
         }
         moves.push(token.to_string());

@@ -232,7 +232,12 @@ fn parse_move_spellings() {
     for s in ["g1-f3", "g1f3", "Ng1f3"] {
         assert_eq!(p.parse_move(&g, s), Ok(nf3), "{s:?}");
     }
-    for bad in ["e2-e5", "e4", "Nf3", "Qd1-d3", "Ke1-e2", "", "e2", "O-O", "Pe2-e4=Q", "Ne2-e4", "ee2-e4", "e2--e4"] {
+    // Standard algebraic notation (SAN), as PGN from other tools writes it.
+    assert_eq!(p.parse_move(&g, "e4"), Ok(e4));
+    assert_eq!(p.parse_move(&g, "Nf3"), Ok(nf3));
+    assert_eq!(p.parse_move(&g, "Ngf3"), Ok(nf3), "more disambiguation than needed is accepted");
+    assert_eq!(p.san(&g, nf3), "Nf3");
+    for bad in ["e2-e5", "e5", "Nf4", "Qd1-d3", "Ke1-e2", "", "e2", "O-O", "Pe2-e4=Q", "Ne2-e4", "ee2-e4", "e2--e4"] {
         let e = p.parse_move(&g, bad).expect_err(bad);
         assert!(e.0.contains("illegal move"), "{bad:?}: {e}");
     }
@@ -319,8 +324,12 @@ fn castling_by_name() {
     let oo = p.parse_move(&g, "O-O").unwrap();
     assert_eq!(oo.kind, MoveKind::Castle);
     assert_eq!(p.notation(&g, oo), "O-O");
-    for bad in ["-O", "O-", "0-0", "o-o"] {
+    for bad in ["-O", "O-", "o-o"] {
         assert!(p.parse_move(&g, bad).is_err(), "{bad:?} is not a castling name");
+    }
+    // Zeros (as PGN writers sometimes do), the king's move (coordinate notation) and SAN's check.
+    for also in ["0-0", "e1g1", "Ke1-g1", "O-O+"] {
+        assert_eq!(p.parse_move(&g, also), Ok(oo), "{also:?}");
     }
     // No right, no castling; castling out of check is refused.
     let mut p = parse(&g, "r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1");

@@ -17,6 +17,7 @@ pub mod notation;
 pub mod outcome;
 pub mod perft;
 pub mod position;
+pub mod san;
 pub mod search;
 pub mod tables;
 pub mod view;

@@ -662,7 +662,8 @@ impl<B: CellSet> Position<B> {
     }
 
     /// Finds the legal move written `text`: its notation, its name (castling), or `FROM-TO`,
-    /// `FROMxTO`, `FROMTO`, `FROM-TO=Q`, with the piece letter and an en-passant `ep` optional.
+    /// `FROMxTO`, `FROMTO`, `FROM-TO=Q`, with the piece letter and an en-passant `ep` optional,
+    /// or on grid boards its SAN (`Nf3`, [`crate::san`]).
     pub fn parse_move(&mut self, game: &Game<B>, text: &str) -> Result<Move, MoveError> {
         let mut moves = Vec::new();
         self.legal_moves(game, &mut moves);
@@ -678,6 +679,10 @@ impl<B: CellSet> Position<B> {
         match matches.len() {
             1 => Ok(matches[0]),
             0 => {
+                // Standard algebraic notation (`Nf3`, `exd5`), as PGN from other tools writes it.
+                if let Some(mv) = self.parse_san(game, &moves, want)? {
+                    return Ok(mv);
+                }
                 let choices: Vec<String> = moves
                     .iter()
                     .filter(|&&mv| mv.promotion != NO_PROMOTION && written(mv, false))
@@ -729,7 +734,11 @@ impl<B: CellSet> Position<B> {
     fn spellings(&self, game: &Game<B>, mv: Move, promotion: bool) -> Vec<String> {
         let notation = self.notation(game, mv);
         if mv.kind == MoveKind::Castle {
-            return vec![notation];
+            // Also as the royal piece's own move (`e1g1`, `Ke1-g1`), as coordinate notation writes it.
+            let c = &game.castles[self.to_move][mv.aux as usize];
+            let symbol = game.symbol((self.board[c.king_from as usize] as usize - 1) % game.kinds);
+            let (from, to) = (game.cell_name(c.king_from), game.cell_name(c.king_to));
+            return vec![notation, format!("{from}{to}"), format!("{from}-{to}"), format!("{symbol}{from}-{to}"), format!("{symbol}{from}{to}")];
         }
         if mv.kind == MoveKind::Crown {
             let crown = game.symbol((mv.aux & 0xff) as usize);
