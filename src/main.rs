@@ -433,8 +433,8 @@ fn run(cli: Cli) -> Result<(), Failed> {
             };
             let limits = orbis_runtime::SearchLimits { movetime: Some(std::time::Duration::from_millis(time)), ..Default::default() };
             let engine_ref = &engine;
-            let choose: play::Chooser = Box::new(move |text: &str| {
-                let report = engine_ref.search(Some(text), &[], limits).map_err(|e| e.to_string())?;
+            let choose: play::Chooser = Box::new(move |start: Option<&str>, moves: &[&str]| {
+                let report = engine_ref.search(start, moves, limits).map_err(|e| e.to_string())?;
                 report.best.map(|m| m.notation).ok_or_else(|| "the engine has no move".to_string())
             });
             let opponent = play::Opponent { sides, choose: Some(choose) };

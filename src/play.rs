@@ -6,8 +6,9 @@
 use orbis_runtime::Engine;
 use std::io::{BufRead, Write};
 
-/// How the engine chooses a move: from a position's text to a move's notation.
-pub type Chooser<'e> = Box<dyn Fn(&str) -> Result<String, String> + 'e>;
+/// How the engine chooses a move: from the game (its start and the moves played, so that
+/// repetitions count) to a move's notation.
+pub type Chooser<'e> = Box<dyn Fn(Option<&str>, &[&str]) -> Result<String, String> + 'e>;
 
 /// Who the engine plays, if anyone (`--engine`), and how it chooses its moves.
 #[derive(Default)]
@@ -110,7 +111,7 @@ impl<'e> Session<'e> {
         if status != "ongoing" || !self.opponent.sides.contains(&turn) {
             return Ok(false);
         }
-        let mv = choose(&text)?;
+        let mv = choose(self.start.as_deref(), &self.moves())?;
         writeln!(out, "{turn} plays {mv}").map_err(|e| e.to_string())?;
         self.play(&mv)?;
         Ok(true)

@@ -94,7 +94,7 @@ fn a_saved_game_loads_back_and_reads_as_pgn() {
     assert_eq!(code, Some(0), "{err}");
     let text = std::fs::read_to_string(pgn.path()).unwrap();
     assert!(text.contains("[Variant \"Orthodox chess\"]"), "{text}");
-    assert!(text.contains("1. Pe2-e4 Pe7-e5 2. Ng1-f3 *"), "{text}");
+    assert!(text.contains("1. e4 e5 2. Nf3 *"), "{text}");
     let (_, out, _) = play(&["examples/orthodox.orbis"], &format!("load {}\nb8c6\nquit\n", pgn.path()));
     assert!(out.contains("last move: Ng1-f3"), "{out}");
     assert!(out.contains("last move: Nb8-c6"), "{out}");
