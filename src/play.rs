@@ -226,7 +226,7 @@ impl<'e> Session<'e> {
         for (i, m) in moves.iter().enumerate() {
             let ply = i + black_first as usize;
             let number = first_number + ply / 2;
-            if ply % 2 == 0 {
+            if ply.is_multiple_of(2) {
                 line += &format!("{number}. ");
             } else if i == 0 {
                 line += &format!("{number}... ");

@@ -9,6 +9,7 @@
 
 pub mod bits;
 pub mod engine;
+pub mod eval;
 pub mod format;
 pub mod game;
 pub mod inspect;
