@@ -162,11 +162,25 @@ impl<B: CellSet> Position<B> {
             }
         }
         if fields[3] != "-" {
-            let Some(cell) = game.cell_by_name(fields[3]) else {
-                return err(format!("en-passant cell '{}' is not on the board", fields[3]));
-            };
-            let victim = pos.find_en_passant_victim(game, cell as usize)?;
-            pos.set_en_passant(game, B::single(cell as usize), victim);
+            match game.cell_by_name(fields[3]) {
+                Some(cell) => {
+                    let victim = pos.find_en_passant_victim(game, cell as usize)?;
+                    pos.set_en_passant(game, B::single(cell as usize), victim);
+                }
+                // Fairy-Stockfish writes several cells run together (Berolina's `d3c4`: the cell
+                // passed and the cell reached): the cells a piece just passed are kept.
+                None => {
+                    let cells = split_cells(game, fields[3])
+                        .ok_or_else(|| PositionError(format!("en-passant cell '{}' is not on the board", fields[3])))?;
+                    let passed: Vec<(usize, u16)> =
+                        cells.iter().filter_map(|&c| pos.find_en_passant_victim(game, c).ok().map(|v| (c, v))).collect();
+                    let Some(&(_, victim)) = passed.first() else {
+                        return err(format!("en-passant cells '{}' but no piece can just have passed them", fields[3]));
+                    };
+                    let set = B::from_cells(passed.iter().filter(|p| p.1 == victim).map(|p| p.0));
+                    pos.set_en_passant(game, set, victim);
+                }
+            }
         }
         pos.halfmove = match fields.get(4) {
             Some(s) => s.parse().map_err(|_| PositionError(format!("halfmove clock '{s}' is not a number")))?,
@@ -778,4 +792,17 @@ impl<B: CellSet> Position<B> {
         }
         out
     }
+}
+
+/// `text` as cell names run together (`d3c4`), read from the left taking the longest name each
+/// time; `None` unless the whole text is read so.
+fn split_cells<B: CellSet>(game: &Game<B>, text: &str) -> Option<Vec<usize>> {
+    let mut cells = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let cut = (1..=rest.len()).rev().filter(|&n| rest.is_char_boundary(n)).find(|&n| game.cell_by_name(&rest[..n]).is_some())?;
+        cells.push(game.cell_by_name(&rest[..cut])? as usize);
+        rest = &rest[cut..];
+    }
+    (cells.len() > 1).then_some(cells)
 }
