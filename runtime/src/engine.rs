@@ -204,22 +204,8 @@ impl Engine {
     /// Plays the moves in turn (refusing any after the game has ended) and returns the resulting
     /// position text and the game's status, repetitions counted over the moves played.
     pub fn play_status(&self, position: Option<&str>, moves: &[&str]) -> Result<(String, String), RequestError> {
-        if moves.len() > MAX_PLAYED_MOVES {
-            return Err(RequestError::Limit(format!("{} moves to play; the limit is {MAX_PLAYED_MOVES}", moves.len())));
-        }
         with_game!(self, g => {
-            let mut pos = load(g, position)?;
-            let mut history = Vec::new();
-            for (i, text) in moves.iter().enumerate() {
-                let number = i + 1;
-                let status = pos.status(g, &history);
-                if status != Status::Ongoing {
-                    return Err(RequestError::GameOver { number, text: text.to_string(), status: describe(status, g, pos.out) });
-                }
-                let mv = pos.parse_move(g, text).map_err(|error| RequestError::Move { number, error })?;
-                history.push(pos.hash);
-                pos.make(g, mv);
-            }
+            let Replayed { mut pos, history, .. } = replay(g, position, moves)?;
             let status = pos.status(g, &history);
             Ok((pos.to_text(g), describe(status, g, pos.out)))
         })
@@ -245,22 +231,8 @@ impl Engine {
         if let Some(depth) = limits.depth {
             check_depth(depth as usize)?;
         }
-        if history.len() > MAX_PLAYED_MOVES {
-            return Err(RequestError::Limit(format!("{} moves to play; the limit is {MAX_PLAYED_MOVES}", history.len())));
-        }
         with_game!(self, g => {
-            let mut pos = load(g, position)?;
-            let mut hashes = Vec::new();
-            for (i, text) in history.iter().enumerate() {
-                let number = i + 1;
-                let status = pos.status(g, &hashes);
-                if status != Status::Ongoing {
-                    return Err(RequestError::GameOver { number, text: text.to_string(), status: describe(status, g, pos.out) });
-                }
-                let mv = pos.parse_move(g, text).map_err(|error| RequestError::Move { number, error })?;
-                hashes.push(pos.hash);
-                pos.make(g, mv);
-            }
+            let Replayed { mut pos, history: hashes, .. } = replay(g, position, history)?;
             let result = crate::search::search(g, &mut pos, &hashes, &limits, stop);
             let best = result.best.map(|m| info(g, &pos, m));
             let mut line = pos.clone();
@@ -272,6 +244,37 @@ impl Engine {
             Ok(SearchReport { best, score: result.score, pv, depth: result.depth, nodes: result.nodes, elapsed: result.elapsed })
         })
     }
+}
+
+/// A game replayed: the position reached, the hashes of the positions before each move (for
+/// repetitions) and each move as played.
+pub(crate) struct Replayed<B> {
+    pub pos: Position<B>,
+    pub history: Vec<u64>,
+    pub played: Vec<MoveInfo>,
+}
+
+/// Plays `moves` in turn from the position (the start when `None`), refusing any after the game
+/// has ended.
+pub(crate) fn replay<B: CellSet>(g: &Game<B>, position: Option<&str>, moves: &[&str]) -> Result<Replayed<B>, RequestError> {
+    if moves.len() > MAX_PLAYED_MOVES {
+        return Err(RequestError::Limit(format!("{} moves to play; the limit is {MAX_PLAYED_MOVES}", moves.len())));
+    }
+    let mut pos = load(g, position)?;
+    let mut history = Vec::with_capacity(moves.len());
+    let mut played = Vec::with_capacity(moves.len());
+    for (i, text) in moves.iter().enumerate() {
+        let number = i + 1;
+        let status = pos.status(g, &history);
+        if status != Status::Ongoing {
+            return Err(RequestError::GameOver { number, text: text.to_string(), status: describe(status, g, pos.out) });
+        }
+        let mv = pos.parse_move(g, text).map_err(|error| RequestError::Move { number, error })?;
+        played.push(info(g, &pos, mv));
+        history.push(pos.hash);
+        pos.make(g, mv);
+    }
+    Ok(Replayed { pos, history, played })
 }
 
 pub(crate) fn load<B: CellSet>(g: &Game<B>, position: Option<&str>) -> Result<Position<B>, PositionError> {

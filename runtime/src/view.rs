@@ -4,7 +4,7 @@
 //! game state of its own that could drift from the rules.
 
 use crate::bits::CellSet;
-use crate::engine::{info, load, Engine, MoveInfo, RequestError, MAX_PLAYED_MOVES};
+use crate::engine::{info, replay, Engine, MoveInfo, Replayed, RequestError};
 use crate::outcome::{describe, Status};
 use crate::with_game;
 
@@ -37,27 +37,10 @@ impl Engine {
     /// Plays `moves` (any accepted notation, refusing moves after the game's end) from the
     /// position and describes the game at that point.
     pub fn view(&self, position: Option<&str>, moves: &[&str]) -> Result<GameView, RequestError> {
-        if moves.len() > MAX_PLAYED_MOVES {
-            return Err(RequestError::Limit(format!("{} moves to play; the limit is {MAX_PLAYED_MOVES}", moves.len())));
-        }
         with_game!(self, g => {
-            let mut pos = load(g, position)?;
-            let mut history = Vec::new();
-            let mut played = Vec::new();
-            let mut last = None;
-            for (i, text) in moves.iter().enumerate() {
-                let number = i + 1;
-                let status = pos.status(g, &history);
-                if status != Status::Ongoing {
-                    return Err(RequestError::GameOver { number, text: text.to_string(), status: describe(status, g, pos.out) });
-                }
-                let mv = pos.parse_move(g, text).map_err(|error| RequestError::Move { number, error })?;
-                let described = info(g, &pos, mv);
-                played.push(described.notation.clone());
-                last = Some(described);
-                history.push(pos.hash);
-                pos.make(g, mv);
-            }
+            let Replayed { mut pos, history, played: moves } = replay(g, position, moves)?;
+            let played = moves.iter().map(|m| m.notation.clone()).collect();
+            let last = moves.last().cloned();
             let status = pos.status(g, &history);
             let us = pos.to_move;
             let check = pos
