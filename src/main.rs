@@ -79,6 +79,9 @@ enum Command {
         /// Start from this position (FEN for grid boards, or the general notation).
         #[arg(short, long)]
         position: Option<String>,
+        /// Play these moves first (any notation: `e2e4`, `e7e8q`, `Nf3`, `Pe7-e5`).
+        #[arg(long, num_args = 1..)]
+        after: Vec<String>,
         /// Also print the count below each legal move.
         #[arg(long)]
         divide: bool,
@@ -350,12 +353,17 @@ fn run(cli: Cli) -> Result<(), Failed> {
             let tables = Tables::from_bytes(&bytes).map_err(|e| fail(format!("{}: {e}", table.display())))?;
             print!("{}", orbis_runtime::inspect::inspect(&tables));
         }
-        Command::Perft { file, depth, position, divide, json, bench } => {
+        Command::Perft { file, depth, position, after, divide, json, bench } => {
             if divide && depth == 0 {
                 return Err(fail("--divide needs --depth 1 or more (depth 0 has no moves to divide by)"));
             }
             let engine = load(&file)?;
-            let pos = position.as_deref();
+            let after: Vec<&str> = after.iter().map(String::as_str).collect();
+            let played = match after.is_empty() {
+                true => position,
+                false => Some(engine.play(position.as_deref(), &after).map_err(fail)?),
+            };
+            let pos = played.as_deref();
             let runs = bench.unwrap_or(1);
             let mut best = f64::INFINITY;
             let mut nodes = 0;

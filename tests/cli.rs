@@ -893,3 +893,18 @@ fn an_including_file_replaces_a_sides_team() {
     moves.ok();
     assert!(!moves.stdout.contains("Rb1xd1") && moves.stdout.contains("\n7 legal moves\n"), "{}", moves.stdout);
 }
+
+#[test]
+fn perft_after_moves_in_any_notation() {
+    // The same counts from a FEN as after the moves that reach it, written as Fairy-Stockfish
+    // writes them (UCI coordinates, a lower-case promotion) or in SAN.
+    let after_uci = perft_json("examples/orthodox.orbis", &["--depth", "2", "--after", "e2e4", "e7e5"]);
+    let after_san = perft_json("examples/orthodox.orbis", &["--depth", "2", "--after", "e4", "e5"]);
+    let from_fen = perft_json("examples/orthodox.orbis", &["--depth", "2", "--position", "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"]);
+    assert_eq!(after_uci["nodes"], from_fen["nodes"]);
+    assert_eq!(after_san["nodes"], from_fen["nodes"]);
+    let promoted = perft_json("examples/orthodox.orbis", &["--depth", "1", "--position", "7k/4P3/8/8/8/8/8/4K3 w - - 0 1", "--after", "e7e8q"]);
+    // After e8=Q+ the black king on h8 has two moves, g7 and h7.
+    assert_eq!(promoted["nodes"], 2);
+    orbis(&["perft", "examples/orthodox.orbis", "--depth", "1", "--after", "e2e5"]).fails_with(&["move 1", "illegal move 'e2e5'"]);
+}

@@ -788,6 +788,10 @@ impl<B: CellSet> Position<B> {
                         }
                     }
                 }
+                // UCI's coordinates, the promotion as a lower-case letter (`e7e8q`).
+                if !promotion.is_empty() {
+                    out.push(format!("{from}{to}{}", promotion[1..].to_lowercase()));
+                }
             }
         }
         out
