@@ -87,22 +87,51 @@ def board_of(fen):
     return cells
 
 
+def build(orbis, path, extra, tmp):
+    """The compiled tables' path, or an error text."""
+    tables = os.path.join(tmp, os.path.basename(path) + "".join(extra) + ".orbt")
+    built = subprocess.run([orbis, "compile", path, "-o", tables] + extra, capture_output=True, text=True)
+    if built.returncode != 0:
+        return None, "does not compile: " + (built.stderr.strip().splitlines() or ["?"])[0]
+    return tables, None
+
+
+def xfen(fen):
+    """Chess960 castling rights as K/Q (the rook beyond the king's file or before it)."""
+    fields = fen.split()
+    cells = board_of(fen)
+    rights = ""
+    for c in fields[2]:
+        if c == "-":
+            continue
+        if c in "KQkq":
+            rights += c
+            continue
+        rank = "1" if c.isupper() else "8"
+        king = next(sq for sq, p in cells.items() if p == ("K" if c.isupper() else "k"))
+        side = "K" if c.lower() > king[0] else "Q"
+        rights += side if c.isupper() else side.lower()
+    fields[2] = "".join(sorted(rights, key="KQkq".index)) or "-"
+    return " ".join(fields)
+
+
 def compare(orbis, path, variant, extra, is960, games, plies, rng, tmp):
     if not os.path.exists(path):
         return None
-    tables = os.path.join(tmp, os.path.basename(path) + ".orbt")
-    built = subprocess.run([orbis, "compile", path, "-o", tables] + extra, capture_output=True, text=True)
-    if built.returncode != 0:
-        return 0, 1, ["does not compile: " + built.stderr.strip().splitlines()[0]]
     positions = differences = 0
     examples = []
     for g in range(games):
         if is960:
-            fen = chess960_fen(rng.randrange(960))
+            number = rng.randrange(960)
+            fen = chess960_fen(number)
+            tables, error = build(orbis, path, extra + ["--setup", str(number)], tmp)
         else:
             fen = sf.start_fen(variant)
+            tables, error = build(orbis, path, extra, tmp)
+        if error:
+            return 0, 1, [error]
         for _ in range(plies):
-            ours, error = orbis_moves(orbis, tables, fen)
+            ours, error = orbis_moves(orbis, tables, xfen(fen) if is960 else fen)
             theirs = fsf_moves(variant, fen, is960)
             positions += 1
             if ours != theirs:
@@ -136,10 +165,7 @@ def chess960_fen(n):
     for i, p in zip(free, "RKR"):
         row[i] = p
     white = "".join(row)
-    rooks = [i for i in range(8) if row[i] == "R"]
-    files = "abcdefgh"
-    castling = (files[rooks[1]].upper() + files[rooks[0]].upper() + files[rooks[1]] + files[rooks[0]])
-    return "%s/pppppppp/8/8/8/8/PPPPPPPP/%s w %s - 0 1" % (white.lower(), white, castling)
+    return "%s/pppppppp/8/8/8/8/PPPPPPPP/%s w KQkq - 0 1" % (white.lower(), white)
 
 
 def main():
