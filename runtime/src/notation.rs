@@ -697,6 +697,13 @@ impl<B: CellSet> Position<B> {
                 if let Some(mv) = self.parse_san(game, &moves, want)? {
                     return Ok(mv);
                 }
+                // Castling as the royal piece's own move (`e1g1`, `Ke1-g1`), as coordinate
+                // notation writes it: only where no other move is written so (on a sphere the
+                // king may step e8-c8 over the pole).
+                let castles: Vec<Move> = moves.iter().copied().filter(|&mv| self.castle_as_king_move(game, mv, want)).collect();
+                if let [mv] = castles[..] {
+                    return Ok(mv);
+                }
                 let choices: Vec<String> = moves
                     .iter()
                     .filter(|&&mv| mv.promotion != NO_PROMOTION && written(mv, false))
@@ -745,14 +752,21 @@ impl<B: CellSet> Position<B> {
     /// Every accepted way to write `mv`, its notation first. Built from the cell names rather than
     /// by editing the notation, since cell names may contain `x` or `-`.
     /// `promotion: false` leaves out the promotion suffix (to recognise a missing one).
+    /// Whether `want` writes the castling move `mv` as its royal piece's move.
+    fn castle_as_king_move(&self, game: &Game<B>, mv: Move, want: &str) -> bool {
+        if mv.kind != MoveKind::Castle {
+            return false;
+        }
+        let c = &game.castles[self.to_move][mv.aux as usize];
+        let symbol = game.symbol((self.board[c.king_from as usize] as usize - 1) % game.kinds);
+        let (from, to) = (game.cell_name(c.king_from), game.cell_name(c.king_to));
+        [format!("{from}{to}"), format!("{from}-{to}"), format!("{symbol}{from}-{to}"), format!("{symbol}{from}{to}")].iter().any(|s| s == want)
+    }
+
     fn spellings(&self, game: &Game<B>, mv: Move, promotion: bool) -> Vec<String> {
         let notation = self.notation(game, mv);
         if mv.kind == MoveKind::Castle {
-            // Also as the royal piece's own move (`e1g1`, `Ke1-g1`), as coordinate notation writes it.
-            let c = &game.castles[self.to_move][mv.aux as usize];
-            let symbol = game.symbol((self.board[c.king_from as usize] as usize - 1) % game.kinds);
-            let (from, to) = (game.cell_name(c.king_from), game.cell_name(c.king_to));
-            return vec![notation, format!("{from}{to}"), format!("{from}-{to}"), format!("{symbol}{from}-{to}"), format!("{symbol}{from}{to}")];
+            return vec![notation];
         }
         if mv.kind == MoveKind::Crown {
             let crown = game.symbol((mv.aux & 0xff) as usize);
