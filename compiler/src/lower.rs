@@ -8,7 +8,9 @@
 
 use crate::model::{Board, CellId, Dirs, Geometry, HeadingId, Kind, Mode, Piece, Variant};
 use orbis_runtime::tables::{self, ray, Attack, CastleInfo, GridInfo, KindInfo, PromotionInfo, RulesInfo, SideInfo, Tables, NO_CELL};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
+// Walks hash small keys millions of times on large boards: FxHash, not SipHash (no untrusted keys).
+use rustc_hash::FxHashSet as HashSet;
 
 /// A ray on the empty board, before it is pooled.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -38,7 +40,7 @@ fn slide(
     bend: &[i32],
 ) -> (Vec<(CellId, HeadingId)>, bool) {
     let mut out = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut step = 0usize;
     // Headings of no kind (a pole's spokes) never end a slide, and a slide that starts on one
     // keeps to no kind.
@@ -195,8 +197,8 @@ pub fn rule_rays_within(
         legs: &legs,
         by_state,
         first_kinds,
-        visited: HashSet::new(),
-        found: HashSet::new(),
+        visited: HashSet::default(),
+        found: HashSet::default(),
         budget,
         out: Vec::new(),
     };
@@ -582,7 +584,7 @@ pub fn lower(v: &Variant) -> Tables {
             let ck = (side * nkinds + kind) as u8;
             for origin in 0..ncells {
                 let mut rays: Vec<PathRay> = Vec::new();
-                let mut seen: HashSet<PathRay> = HashSet::new();
+                let mut seen: HashSet<PathRay> = HashSet::default();
                 for rule in &piece.rules {
                     for r in rule_rays(v, side, piece, rule, origin) {
                         if seen.insert(r.clone()) {
@@ -693,7 +695,7 @@ fn record_attacks(
     direct: &mut [BTreeMap<u8, Vec<CellId>>],
     sequences: &mut [Vec<(Vec<CellId>, u8)>],
 ) {
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     for (j, &target) in r.cells.iter().enumerate() {
         if !seen.insert(target) {
             continue;
