@@ -78,8 +78,39 @@ impl<B: CellSet> Position<B> {
     pub fn pins(&self, game: &Game<B>, royals: B) -> Pins<B> {
         let us = self.to_move;
         let mut pins = Pins { pinned: B::default(), len: 0, cells: [0; MAX_PINS], allowed: [B::default(); MAX_PINS] };
+        // Only lines with an enemy line attacker on them can pin.
+        let mut sliders = B::default();
+        for &side in &game.opponents[us] {
+            for &ck in &game.line_cks[side] {
+                sliders = sliders.or(self.by_ck[ck as usize]);
+            }
+        }
         for k in royals.iter() {
+            if !sliders.intersects(game.line_reach[k]) {
+                continue;
+            }
             for line in &game.lines[game.line_index[k] as usize..game.line_index[k + 1] as usize] {
+                if !line.set.intersects(sliders) {
+                    continue;
+                }
+                if let Some(mask) = line.uniform {
+                    // The first piece on the line, then the next one behind it.
+                    let Some(b) = game.first_occupied(line.segments, self.occupied) else { continue };
+                    // A stack's top piece never empties its cell by moving: no pin.
+                    if self.side_at(game, b) != us || (game.stacks && self.stacked.has(b)) {
+                        continue;
+                    }
+                    let (passed, pinner) = game.slide(line.segments, self.occupied.and_not(B::single(b)));
+                    if let Some(p) = pinner {
+                        let side = self.side_at(game, p);
+                        if (mask >> (self.board[p] - 1)) & 1 != 0 && game.team[side] != game.team[us] && !self.is_out(side) {
+                            let mut segment = passed;
+                            segment.insert(p);
+                            pins.add(b, segment);
+                        }
+                    }
+                    continue;
+                }
                 let cells = game.cells_of(line.cells);
                 let mut blocker: Option<usize> = None;
                 for (i, &c) in cells.iter().enumerate() {
@@ -144,11 +175,10 @@ impl<B: CellSet> Position<B> {
         stops.unwrap_or_default()
     }
 
-    /// Appends every pseudo-legal move of the side to move to `out`. Returns nothing; legality is
-    /// decided by [`Position::legal_moves`].
-    pub fn pseudo_moves(&self, game: &Game<B>, out: &mut Vec<Move>) {
+    /// The pieces the side to move may capture: all capturable ones, and those a piece that
+    /// cannot check may capture (not the royal ones).
+    fn targets(&self, game: &Game<B>) -> (B, B) {
         let us = self.to_move;
-        let own = self.by_side[us];
         let enemy = self.capturable(game);
         // Pieces that cannot check may not capture a royal piece either.
         let enemy_unroyal = if game.any_no_check {
@@ -160,92 +190,18 @@ impl<B: CellSet> Position<B> {
         } else {
             enemy
         };
-        let empty_ok = game.tables.rules.stationary_moves;
-        for from in own.iter() {
+        (enemy, enemy_unroyal)
+    }
+
+    /// Appends every pseudo-legal move of the side to move to `out`. Returns nothing; legality is
+    /// decided by [`Position::legal_moves`].
+    pub fn pseudo_moves(&self, game: &Game<B>, out: &mut Vec<Move>) {
+        let (enemy, enemy_unroyal) = self.targets(game);
+        for from in self.by_side[self.to_move].iter() {
             let ck = self.board[from] as usize - 1;
-            let enemy = if game.any_no_check && game.no_check[ck] {
-                enemy_unroyal
-            } else {
-                enemy
-            };
-            let mut quiet = B::default();
-            let mut capture = B::default();
-            let mut stationary = false;
-            for (ri, r) in game.rays_of(ck, from).iter().enumerate() {
-                let f = r.flags;
-                if f & ray::INITIAL != 0 && !self.virgin.has(from) {
-                    continue;
-                }
-                if r.passes && r.must_empty.intersects(self.occupied) {
-                    continue;
-                }
-                let cells = game.cells_of(r.cells);
-                if f & ray::PASS_UNATTACKED != 0 {
-                    // Rare and costly: test the passed cells only when the move could be made.
-                    let c = cells[0] as usize;
-                    let possible = if self.occupied.has(c) { f & ray::CAPTURE != 0 && enemy.has(c) } else { f & ray::QUIET != 0 };
-                    if !possible || r.must_empty.iter().any(|p| self.attacked_by_enemy(game, p, us)) {
-                        continue;
-                    }
-                }
-                if f & ray::SLIDE != 0 {
-                    let mut blocked = false;
-                    for &c in cells {
-                        let c = c as usize;
-                        if self.occupied.has(c) {
-                            if f & ray::CAPTURE != 0 && enemy.has(c) {
-                                capture.insert(c);
-                            }
-                            blocked = true;
-                            break;
-                        }
-                        if f & ray::QUIET != 0 {
-                            quiet.insert(c);
-                        }
-                    }
-                    if !blocked && empty_ok && f & ray::RETURNS != 0 && f & ray::QUIET != 0 {
-                        stationary = true;
-                    }
-                } else {
-                    let c = cells[0] as usize;
-                    if self.occupied.has(c) {
-                        if f & ray::CAPTURE != 0 && enemy.has(c) {
-                            capture.insert(c);
-                        }
-                    } else {
-                        if f & ray::QUIET != 0 {
-                            if f & ray::EP_TARGET != 0 {
-                                let ray_index = game.ray_index[ck * game.cells + from] as usize + ri;
-                                self.push(game, ck, from, c, MoveKind::EnPassantTarget, ray_index as u32, out);
-                            } else {
-                                quiet.insert(c);
-                            }
-                        }
-                        if f & ray::EP_CAPTURE != 0
-                            && self.ep_cells.has(c)
-                            && self.ep_victim != crate::tables::NO_CELL
-                            && enemy.has(self.ep_victim as usize)
-                        {
-                            self.push(game, ck, from, c, MoveKind::EnPassant, 0, out);
-                        }
-                    }
-                }
-            }
-            if game.winding {
-                for w in &game.winders[ck] {
-                    if w.zone.has(from) {
-                        let (empty, hit) = self.flood(w, from);
-                        if w.flags & ray::QUIET != 0 {
-                            quiet = quiet.or(empty);
-                        }
-                        if w.flags & ray::CAPTURE != 0 {
-                            capture = capture.or(hit.and(enemy));
-                        }
-                    }
-                }
-            }
-            // A move never ends on a transit cell (rays reach them for attacks only).
-            for to in quiet.and_not(game.transit).or(capture).iter() {
+            let enemy = if game.any_no_check && game.no_check[ck] { enemy_unroyal } else { enemy };
+            let (targets, _, stationary) = self.piece_moves(game, ck, from, enemy, true, out);
+            for to in targets.iter() {
                 self.push(game, ck, from, to, MoveKind::Normal, 0, out);
             }
             if stationary {
@@ -253,6 +209,128 @@ impl<B: CellSet> Position<B> {
             }
         }
         self.castling_moves(game, out);
+    }
+
+    /// The plain moves of the piece of colored kind `ck` on `from` as the cells it may go to
+    /// (quiet or capturing `enemy`), the cells of its moves that set en-passant cells (appended
+    /// to `out` instead when `list`), and whether it may make a stationary move; its captures en
+    /// passant are appended to `out`.
+    #[inline(always)]
+    fn piece_moves(&self, game: &Game<B>, ck: usize, from: usize, enemy: B, list: bool, out: &mut Vec<Move>) -> (B, B, bool) {
+        let m = &game.piece_moves[ck * game.cells + from];
+        let occupied = self.occupied;
+        let mut quiet = m.leap_quiet.and_not(occupied);
+        let mut capture = m.leap_capture;
+        // Plain slides, run by run: the cells passed, and the first occupied cell if it may be
+        // captured (`capture` is met with `enemy` at the end).
+        let runs = &game.slide_runs[m.slides.0 as usize..m.slides.1 as usize];
+        let base = m.slides.0 as usize;
+        let mut i = 0;
+        while let Some(run) = runs.get(i) {
+            let hit = run.set.and(occupied);
+            if hit.is_empty() {
+                if run.quiet {
+                    quiet = quiet.or(run.set);
+                }
+                i += 1;
+                continue;
+            }
+            let (b, before) = if run.up {
+                let b = hit.lowest();
+                (b, B::below(b))
+            } else {
+                let b = hit.highest();
+                (b, B::above(b))
+            };
+            if run.quiet {
+                quiet = quiet.or(run.set.and(before));
+            }
+            if run.capture {
+                capture.insert(b);
+            }
+            i = run.next as usize - base;
+        }
+        let mut capture = capture.and(enemy);
+        let mut stationary = false;
+        let end = if self.ep_cells.is_empty() { m.ep_only } else { m.specials.1 };
+        if m.specials.0 == end && !game.winding {
+            return (quiet.and_not(game.transit).or(capture), B::default(), false);
+        }
+        let mut sets_ep = B::default();
+        let empty_ok = game.tables.rules.stationary_moves;
+        for sp in &game.specials[m.specials.0 as usize..end as usize] {
+            let r = &game.rays[sp.ray as usize];
+            let f = sp.flags;
+            if f & ray::INITIAL != 0 && !self.virgin.has(from) {
+                continue;
+            }
+            if r.passes && r.must_empty.intersects(self.occupied) {
+                continue;
+            }
+            if f & ray::PASS_UNATTACKED != 0 {
+                // Rare and costly: test the passed cells only when the move could be made.
+                let c = game.cells_of(r.cells)[0] as usize;
+                let possible = if self.occupied.has(c) { f & ray::CAPTURE != 0 && enemy.has(c) } else { f & ray::QUIET != 0 };
+                if !possible || r.must_empty.iter().any(|p| self.attacked_by_enemy(game, p, self.to_move)) {
+                    continue;
+                }
+            }
+            if f & ray::SLIDE != 0 {
+                let (passed, blocker) = game.slide(r.segments, self.occupied);
+                if f & ray::QUIET != 0 {
+                    quiet = quiet.or(passed);
+                }
+                match blocker {
+                    Some(b) => {
+                        if f & ray::CAPTURE != 0 && enemy.has(b) {
+                            capture.insert(b);
+                        }
+                    }
+                    None => stationary |= empty_ok && f & ray::RETURNS != 0 && f & ray::QUIET != 0,
+                }
+            } else {
+                let c = game.pool[r.cells.0 as usize] as usize;
+                if self.occupied.has(c) {
+                    if f & ray::CAPTURE != 0 && enemy.has(c) {
+                        capture.insert(c);
+                    }
+                } else {
+                    if f & ray::QUIET != 0 {
+                        if f & ray::EP_TARGET != 0 {
+                            if list {
+                                self.push(game, ck, from, c, MoveKind::EnPassantTarget, sp.ray, out);
+                            } else {
+                                sets_ep.insert(c);
+                            }
+                        } else {
+                            quiet.insert(c);
+                        }
+                    }
+                    if f & ray::EP_CAPTURE != 0
+                        && self.ep_cells.has(c)
+                        && self.ep_victim != crate::tables::NO_CELL
+                        && enemy.has(self.ep_victim as usize)
+                    {
+                        self.push(game, ck, from, c, MoveKind::EnPassant, 0, out);
+                    }
+                }
+            }
+        }
+        if game.winding {
+            for w in &game.winders[ck] {
+                if w.zone.has(from) {
+                    let (empty, hit) = self.flood(w, from);
+                    if w.flags & ray::QUIET != 0 {
+                        quiet = quiet.or(empty);
+                    }
+                    if w.flags & ray::CAPTURE != 0 {
+                        capture = capture.or(hit.and(enemy));
+                    }
+                }
+            }
+        }
+        // A move never ends on a transit cell (rays reach them for attacks only).
+        (quiet.and_not(game.transit).or(capture), sets_ep, stationary)
     }
 
     #[inline(always)]
@@ -273,13 +351,10 @@ impl<B: CellSet> Position<B> {
         let us = self.to_move;
         for (i, c) in game.castles[us].iter().enumerate() {
             let (kf, rf) = (c.king_from as usize, c.rook_from as usize);
-            if !self.virgin.has(kf) || !self.virgin.has(rf) {
+            if !self.virgin.has(kf) || !self.virgin.has(rf) || c.empty.intersects(self.occupied) {
                 continue;
             }
             if self.board[kf] == 0 || self.board[rf] == 0 || self.side_at(game, kf) != us || self.side_at(game, rf) != us {
-                continue;
-            }
-            if c.empty.intersects(self.occupied) {
                 continue;
             }
             if c.safe.iter().any(|&s| self.attacked_by_enemy(game, s as usize, us)) {
@@ -403,27 +478,13 @@ impl<B: CellSet> Position<B> {
         safe
     }
 
-    /// Appends the legal moves of the side to move to `out`.
-    pub fn legal_moves(&mut self, game: &Game<B>, out: &mut Vec<Move>) {
-        let start = out.len();
+    /// What legality needs to know of the position, computed once per generation; `None` when
+    /// the side to move has no royal piece (every pseudo-legal move is legal).
+    fn legality(&mut self, game: &Game<B>) -> Option<Legality<B>> {
         let us = self.to_move;
-        // A game over by a bare royal has no moves.
-        if game.tables.rules.bare.is_some() && self.bare_side(game).is_some() {
-            return;
-        }
-        if game.stacks {
-            if self.crown_moves(game, out) {
-                self.keep_legal_by_playing(game, out, start);
-                return;
-            }
-            // Crowning moves (and, below, moves off stacks) are judged by playing them.
-            self.pseudo_moves(game, out);
-        } else {
-            self.pseudo_moves(game, out);
-        }
         let royals = self.royals(game, us);
         if royals.is_empty() {
-            return;
+            return None;
         }
         let in_check = royals.iter().any(|r| self.attacked_by_enemy(game, r, us));
         // With one royal piece, a plain move of it is legal iff its destination is not attacked
@@ -441,47 +502,143 @@ impl<B: CellSet> Position<B> {
         // A move off a stack leaves its cell occupied, so it uncovers no line: unless the hidden
         // piece is royal (then the cell is in `royals`), it is judged as any unpinned move.
         let suspect = pins.as_ref().map(|p| p.pinned.or(royals));
-        let royal_path = game.tables.rules.royal_path_unattacked;
+        Some(Legality { royals, in_check, lone_royal, stops, pins, suspect })
+    }
+
+    /// Whether the pseudo-legal `mv` is legal, as `l` (this position's) judges it.
+    fn is_legal(&mut self, game: &Game<B>, l: &Legality<B>, mv: Move) -> bool {
+        let us = self.to_move;
+        let test = match l.suspect {
+            None => true,
+            Some(s) => s.has(mv.from as usize) || !matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget),
+        };
+        let from = mv.from as usize;
+        if !test {
+            l.stops.is_none_or(|s| s.has(mv.to as usize))
+        } else if game.stacks && (self.stacked.has(from) || mv.kind == MoveKind::Crown) {
+            // The cell stays occupied when its top piece leaves (the hidden one is
+            // uncovered, and may be royal): judged by playing the move.
+            self.legal_by_playing(game, mv, us)
+        } else if game.tables.rules.royal_path_unattacked
+            && mv.kind == MoveKind::Normal
+            && l.royals.has(from)
+            && !self.royal_path_safe(game, from, mv.to as usize, us)
+        {
+            false
+        } else if mv.kind == MoveKind::Stationary {
+            !l.in_check
+        } else if l.lone_royal == Some(from) && mv.kind == MoveKind::Normal && mv.promotion == NO_PROMOTION {
+            self.safe_destination(game, from, mv.to as usize, us)
+        } else if let Some(allowed) = l
+            .pins
+            .as_ref()
+            .filter(|_| matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget) && !l.royals.has(from))
+            .and_then(|p| p.allowed(from))
+        {
+            // A pinned piece stays legal exactly on its pin lines (and, in check, where it
+            // stops the check).
+            allowed.has(mv.to as usize) && l.stops.is_none_or(|s| s.has(mv.to as usize))
+        } else {
+            self.legal_by_playing(game, mv, us)
+        }
+    }
+
+    /// Keeps the moves of `out` from `start` on that are legal.
+    fn keep_legal(&mut self, game: &Game<B>, l: &Legality<B>, out: &mut Vec<Move>, start: usize) {
         let mut i = start;
         while i < out.len() {
-            let mv = out[i];
-            let test = match suspect {
-                None => true,
-                Some(s) => s.has(mv.from as usize) || !matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget),
-            };
-            let from = mv.from as usize;
-            let legal = if !test {
-                stops.is_none_or(|s| s.has(mv.to as usize))
-            } else if game.stacks && (self.stacked.has(from) || mv.kind == MoveKind::Crown) {
-                // The cell stays occupied when its top piece leaves (the hidden one is
-                // uncovered, and may be royal): judged by playing the move.
-                self.legal_by_playing(game, mv, us)
-            } else if royal_path
-                && mv.kind == MoveKind::Normal
-                && royals.has(from)
-                && !self.royal_path_safe(game, from, mv.to as usize, us)
-            {
-                false
-            } else if mv.kind == MoveKind::Stationary {
-                !in_check
-            } else if lone_royal == Some(mv.from as usize) && mv.kind == MoveKind::Normal && mv.promotion == NO_PROMOTION {
-                self.safe_destination(game, mv.from as usize, mv.to as usize, us)
-            } else if let Some(allowed) = pins
-                .as_ref()
-                .filter(|_| matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget) && !royals.has(mv.from as usize))
-                .and_then(|p| p.allowed(mv.from as usize))
-            {
-                // A pinned piece stays legal exactly on its pin lines (and, in check, where it
-                // stops the check).
-                allowed.has(mv.to as usize) && stops.is_none_or(|s| s.has(mv.to as usize))
-            } else {
-                self.legal_by_playing(game, mv, us)
-            };
-            if legal {
+            if self.is_legal(game, l, out[i]) {
                 i += 1;
             } else {
                 out.swap_remove(i);
             }
         }
     }
+
+    /// Appends the legal moves of the side to move to `out`.
+    pub fn legal_moves(&mut self, game: &Game<B>, out: &mut Vec<Move>) {
+        let start = out.len();
+        // A game over by a bare royal has no moves.
+        if game.tables.rules.bare.is_some() && self.bare_side(game).is_some() {
+            return;
+        }
+        if game.stacks && self.crown_moves(game, out) {
+            self.keep_legal_by_playing(game, out, start);
+            return;
+        }
+        // Crowning moves (and moves off stacks) are judged by playing them.
+        self.pseudo_moves(game, out);
+        if let Some(l) = self.legality(game) {
+            self.keep_legal(game, &l, out, start);
+        }
+    }
+
+    /// The number of legal moves of the side to move (what [`Position::legal_moves`] would
+    /// append): the moves of a piece that legality judges by set (neither royal nor pinned) are
+    /// counted by the size of its destination set, the others listed in `scratch` and judged one
+    /// by one. Games with stacks or winding rules list every move.
+    pub fn count_legal(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> u64 {
+        scratch.clear();
+        if game.stacks || game.winding || game.tables.rules.bare.is_some() {
+            self.legal_moves(game, scratch);
+            return scratch.len() as u64;
+        }
+        let l = self.legality(game);
+        // The cells a piece judged by set may go to: all, or in check those that stop it.
+        let (judged_by_set, stops) = match &l {
+            None => (None, None),
+            Some(l) => (Some(l.suspect), l.stops),
+        };
+        let (enemy, enemy_unroyal) = self.targets(game);
+        let mut n = 0u64;
+        for from in self.by_side[self.to_move].iter() {
+            let ck = self.board[from] as usize - 1;
+            let enemy = if game.any_no_check && game.no_check[ck] { enemy_unroyal } else { enemy };
+            let by_set = match judged_by_set {
+                None => true,
+                Some(suspect) => suspect.is_some_and(|s| !s.has(from)),
+            };
+            let (targets, sets_ep, stationary) = self.piece_moves(game, ck, from, enemy, !by_set, scratch);
+            if by_set {
+                // A move that sets en-passant cells is a move of its own, even to a cell
+                // another ray of the piece reaches.
+                for t in [targets, sets_ep] {
+                    if t.is_empty() {
+                        continue;
+                    }
+                    let t = stops.map_or(t, |s| t.and(s));
+                    n += t.count() as u64;
+                    if let Some(p) = &game.promotion[ck] {
+                        let promoting = t.and(p.zone).count() as u64;
+                        n = n - promoting + promoting * p.choices.len() as u64;
+                    }
+                }
+            } else {
+                for to in targets.iter() {
+                    self.push(game, ck, from, to, MoveKind::Normal, 0, scratch);
+                }
+            }
+            if stationary {
+                scratch.push(Move { from: from as u16, to: from as u16, kind: MoveKind::Stationary, promotion: NO_PROMOTION, aux: 0 });
+            }
+        }
+        self.castling_moves(game, scratch);
+        if let Some(l) = &l {
+            self.keep_legal(game, l, scratch, 0);
+        }
+        n + scratch.len() as u64
+    }
 }
+
+/// What legality needs to know of one position (see [`Position::legality`]).
+struct Legality<B> {
+    royals: B,
+    in_check: bool,
+    lone_royal: Option<usize>,
+    /// In check with one royal piece: the cells that stop every check.
+    stops: Option<B>,
+    pins: Option<Pins<B>>,
+    /// The pieces whose moves are judged one by one (pinned and royal pieces); `None`: all.
+    suspect: Option<B>,
+}
+

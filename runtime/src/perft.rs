@@ -2,7 +2,8 @@
 //!
 //! One move buffer per ply, allocated the first time the count gets that deep (a deep count of a
 //! finished game allocates nothing), then reused; the last ply is counted in bulk (the number of
-//! legal moves) instead of being played. Depths are capped at [`MAX_DEPTH`] by the callers that
+//! legal moves, [`Position::count_legal`], mostly by the sizes of destination sets) instead of
+//! being played. Depths are capped at [`MAX_DEPTH`] by the callers that
 //! take them from users ([`crate::Engine`]).
 //!
 //! Two extras, for speed only: [`count_parallel`] splits the moves of the root over threads (each
@@ -66,10 +67,10 @@ impl<'t> Perft<'t> {
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
-        pos.legal_moves(game, &mut moves);
         let nodes = if depth == 1 {
-            moves.len() as u64
+            pos.count_legal(game, &mut moves)
         } else {
+            pos.legal_moves(game, &mut moves);
             let mut n = 0;
             for &mv in &moves {
                 let undo = pos.make(game, mv);

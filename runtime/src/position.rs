@@ -378,11 +378,8 @@ impl<B: CellSet> Position<B> {
     #[inline(always)]
     pub fn royals(&self, game: &Game<B>, side: usize) -> B {
         let mut r = B::default();
-        for k in 0..game.kinds {
-            let ck = side * game.kinds + k;
-            if game.royal[ck] {
-                r = r.or(self.by_ck[ck]);
-            }
+        for &ck in &game.royal_cks[side] {
+            r = r.or(self.by_ck[ck as usize]);
         }
         if game.stacks {
             for c in self.stacked.iter() {
@@ -436,13 +433,21 @@ impl<B: CellSet> Position<B> {
         for &ck in &game.line_cks[side] {
             sliders = sliders.or(self.by_ck[ck as usize]);
         }
-        if sliders.is_empty() {
+        if !sliders.intersects(game.line_reach[target]) {
             return false;
         }
         let ours = game.side_cks[side];
         let lines = &game.lines[game.line_index[target] as usize..game.line_index[target + 1] as usize];
         for line in lines {
             if !line.set.intersects(sliders) {
+                continue;
+            }
+            if let Some(mask) = line.uniform {
+                if let Some(b) = game.first_occupied(line.segments, self.occupied) {
+                    if b != line.first as usize && ((mask & ours) >> (self.board[b] - 1)) & 1 != 0 {
+                        return true;
+                    }
+                }
                 continue;
             }
             for (i, &c) in game.cells_of(line.cells).iter().enumerate() {
