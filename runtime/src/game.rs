@@ -103,8 +103,10 @@ pub struct Line<B> {
     pub segments: (u32, u32),
     /// The line's first cell (where no line attacker counts: adjacent attackers are direct).
     pub first: u16,
-    /// The mask shared by every cell after the first, when they all have the same (then an
-    /// attack test needs only the first occupied cell, not its place on the line).
+    /// The mask shared by every cell after the first, when they all have the same: then an
+    /// attack test needs only the first occupied cell, not its place on the line (`Game::mask_on`).
+    /// Other lines are walked cell by cell (finding a cell's mask by groups cost more than the
+    /// walk on the globes, where such lines are short).
     pub uniform: Option<u64>,
 }
 
@@ -146,18 +148,25 @@ pub struct Game<B> {
     pub direct_index: Vec<u32>,
     /// Direct attackers: a piece of colored kind `.0` on a cell of `.1` attacks the target.
     pub direct: Vec<(u8, B)>,
+    /// Per `(target * sides + attacking side)`: every cell of its direct attackers, to skip them
+    /// all with one test when the side has no piece there.
+    pub direct_reach: Vec<B>,
     /// Per target: a range into `lines`.
     pub line_index: Vec<u32>,
     pub lines: Vec<Line<B>>,
     pub masks: Vec<u64>,
     /// Per side: the colored kinds that attack along lines (sliders).
     pub line_cks: Vec<Vec<u8>>,
+    /// Bit `ck` set when colored kind `ck` attacks along lines (`line_cks` as one mask).
+    pub line_ck_mask: u64,
     /// Per target: every cell of its lines, to skip them all with one test.
     pub line_reach: Vec<B>,
     /// Per side: its royal colored kinds.
     pub royal_cks: Vec<Vec<u8>>,
     /// Per side: the mask of its colored kinds.
     pub side_cks: Vec<u64>,
+    /// Per colored kind (at most 64): its side, looked up rather than divided on the hot path.
+    pub side_of: [u8; 64],
     /// Per colored kind: its promotion, if it has one.
     pub promotion: Vec<Option<Promotion<B>>>,
     /// Per side.
@@ -380,6 +389,10 @@ impl<B: CellSet> Game<B> {
                     .collect(),
             );
         }
+        let direct_reach = direct_index
+            .windows(2)
+            .map(|w| direct[w[0] as usize..w[1] as usize].iter().fold(B::default(), |r: B, &(_, set): &(u8, B)| r.or(set)))
+            .collect();
         let royal: Vec<bool> = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].royal).collect();
         let royal_cks = (0..sides).map(|s| (s * kinds..(s + 1) * kinds).filter(|&ck| royal[ck]).map(|ck| ck as u8).collect()).collect();
         let line_reach = (0..cells)
@@ -513,6 +526,7 @@ impl<B: CellSet> Game<B> {
             ep_capturers,
             transit,
             side_cks,
+            side_of: std::array::from_fn(|ck| (ck / kinds.max(1)).min(255) as u8),
             cells,
             kinds,
             sides,
@@ -525,9 +539,11 @@ impl<B: CellSet> Game<B> {
             ray_index: tables.ray_index.clone(),
             direct_index,
             direct,
+            direct_reach,
             line_index,
             lines,
             masks: tables.masks.clone(),
+            line_ck_mask: line_cks.iter().flatten().fold(0u64, |m, &ck| m | 1 << ck),
             line_cks,
             line_reach,
             royal_cks,
@@ -572,6 +588,17 @@ impl<B: CellSet> Game<B> {
             return (passed.or(seg.set.and(before)), Some(b));
         }
         (passed, None)
+    }
+
+    /// The mask of `cell` on a line with a `uniform` mask: the colored kinds that attack the
+    /// line's target from there (none from its first cell: adjacent attackers are direct).
+    #[inline(always)]
+    pub fn mask_on(line: &Line<B>, uniform: u64, cell: usize) -> u64 {
+        if cell == line.first as usize {
+            0
+        } else {
+            uniform
+        }
     }
 
     /// The first occupied cell along the runs `segments`.

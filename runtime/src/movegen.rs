@@ -1,13 +1,15 @@
 //! Legal move generation, table-driven.
 //!
-//! For each piece the rays of its colored kind and cell are walked; destinations are collected per
-//! piece in two bit sets (quiet, capture), so a cell reached by several paths is one move. Legality:
-//! pins are found along the attack lines of each royal piece; a pinned piece may move only along
-//! its pin lines, a lone royal piece only to unattacked cells; in check, a piece other than a lone
-//! royal one only to a cell that stops every check (captures the checker or stands on its line);
-//! en-passant captures, castling, the remaining royal and pinned moves (and every move in check
-//! when a side has several royal pieces) are played and tested; all others are legal by
-//! construction.
+//! For each piece its moves from its cell are collected in one destination set (so a cell reached
+//! by several paths is one move): the plain leaps are a precomputed set, the plain slides are
+//! followed run by run (`game.rs`), the rays with conditions one by one. Legality: pins are found
+//! along the attack lines of each royal piece; a pinned piece may move only along its pin lines,
+//! a lone royal piece only to unattacked cells (castling judged with king and rook moved on the
+//! board); in check, a piece other than a lone royal one only to a cell that stops every check
+//! (captures the checker or stands on its line); en-passant captures, the remaining royal and
+//! pinned moves (and every move in check when a side has several royal pieces) are played and
+//! tested; all others are legal by construction. [`Position::count_legal`] counts without
+//! listing: the moves of a piece legal by construction are counted by the size of its set.
 
 use crate::bits::CellSet;
 use crate::game::Game;
@@ -24,7 +26,7 @@ pub struct Pins<B> {
 }
 
 /// Pins beyond this many are still found, but their moves are tested by playing them.
-const MAX_PINS: usize = 16;
+const MAX_PINS: usize = 8;
 
 impl<B: CellSet> Pins<B> {
     /// The cells the pinned piece on `cell` may move to without exposing a royal piece, if known.
@@ -81,9 +83,7 @@ impl<B: CellSet> Position<B> {
         // Only lines with an enemy line attacker on them can pin.
         let mut sliders = B::default();
         for &side in &game.opponents[us] {
-            for &ck in &game.line_cks[side] {
-                sliders = sliders.or(self.by_ck[ck as usize]);
-            }
+            sliders = sliders.or(self.line_pieces[side]);
         }
         for k in royals.iter() {
             if !sliders.intersects(game.line_reach[k]) {
@@ -93,7 +93,7 @@ impl<B: CellSet> Position<B> {
                 if !line.set.intersects(sliders) {
                     continue;
                 }
-                if let Some(mask) = line.uniform {
+                if let Some(uniform) = line.uniform {
                     // The first piece on the line, then the next one behind it.
                     let Some(b) = game.first_occupied(line.segments, self.occupied) else { continue };
                     // A stack's top piece never empties its cell by moving: no pin.
@@ -103,7 +103,7 @@ impl<B: CellSet> Position<B> {
                     let (passed, pinner) = game.slide(line.segments, self.occupied.and_not(B::single(b)));
                     if let Some(p) = pinner {
                         let side = self.side_at(game, p);
-                        if (mask >> (self.board[p] - 1)) & 1 != 0 && game.team[side] != game.team[us] && !self.is_out(side) {
+                        if (Game::<B>::mask_on(line, uniform, p) >> (self.board[p] - 1)) & 1 != 0 && game.team[side] != game.team[us] && !self.is_out(side) {
                             let mut segment = passed;
                             segment.insert(p);
                             pins.add(b, segment);
@@ -159,7 +159,24 @@ impl<B: CellSet> Position<B> {
                 }
             }
             let ours = game.side_cks[side];
+            let sliders = self.line_pieces[side];
+            if !sliders.intersects(game.line_reach[royal]) {
+                continue;
+            }
             for line in &game.lines[game.line_index[royal] as usize..game.line_index[royal + 1] as usize] {
+                if !line.set.intersects(sliders) {
+                    continue;
+                }
+                if let Some(uniform) = line.uniform {
+                    if let (passed, Some(b)) = game.slide(line.segments, self.occupied) {
+                        if ((Game::<B>::mask_on(line, uniform, b) & ours) >> (self.board[b] - 1)) & 1 != 0 {
+                            let mut line_stops = passed;
+                            line_stops.insert(b);
+                            meet(line_stops);
+                        }
+                    }
+                    continue;
+                }
                 let cells = game.cells_of(line.cells);
                 for (i, &c) in cells.iter().enumerate() {
                     let code = self.board[c as usize];
@@ -208,7 +225,7 @@ impl<B: CellSet> Position<B> {
                 out.push(Move { from: from as u16, to: from as u16, kind: MoveKind::Stationary, promotion: NO_PROMOTION, aux: 0 });
             }
         }
-        self.castling_moves(game, out);
+        self.castling_moves(game, None, out);
     }
 
     /// The plain moves of the piece of colored kind `ck` on `from` as the cells it may go to
@@ -347,7 +364,9 @@ impl<B: CellSet> Position<B> {
         }
     }
 
-    fn castling_moves(&self, game: &Game<B>, out: &mut Vec<Move>) {
+    /// Appends the castling moves of the side to move whose cells are free and safe (`unattacked`:
+    /// a cell already known to be safe).
+    fn castling_moves(&self, game: &Game<B>, unattacked: Option<usize>, out: &mut Vec<Move>) {
         let us = self.to_move;
         for (i, c) in game.castles[us].iter().enumerate() {
             let (kf, rf) = (c.king_from as usize, c.rook_from as usize);
@@ -357,7 +376,7 @@ impl<B: CellSet> Position<B> {
             if self.board[kf] == 0 || self.board[rf] == 0 || self.side_at(game, kf) != us || self.side_at(game, rf) != us {
                 continue;
             }
-            if c.safe.iter().any(|&s| self.attacked_by_enemy(game, s as usize, us)) {
+            if c.safe.iter().any(|&s| Some(s as usize) != unattacked && self.attacked_by_enemy(game, s as usize, us)) {
                 continue;
             }
             out.push(Move { from: c.king_from, to: c.king_to, kind: MoveKind::Castle, promotion: NO_PROMOTION, aux: i as u32 });
@@ -372,6 +391,46 @@ impl<B: CellSet> Position<B> {
         self.board[from] = 0;
         self.occupied.remove(from);
         let safe = !self.attacked_by_enemy(game, to, us);
+        self.occupied.insert(from);
+        self.board[from] = code;
+        safe
+    }
+
+    /// Whether castling by rule `i` of `us` leaves its king (the side's one royal piece)
+    /// unattacked: judged with the king and the rook moved on the board, without playing the move
+    /// (castling captures nothing and changes no enemy piece).
+    fn castle_safe(&mut self, game: &Game<B>, i: usize, us: usize) -> bool {
+        let c = &game.castles[us][i];
+        let (kf, rf, kt, rt) = (c.king_from as usize, c.rook_from as usize, c.king_to as usize, c.rook_to as usize);
+        let (king, rook) = (self.board[kf], self.board[rf]);
+        let occupied = self.occupied;
+        for cell in [kf, rf] {
+            self.board[cell] = 0;
+            self.occupied.remove(cell);
+        }
+        self.board[kt] = king;
+        self.board[rt] = rook;
+        self.occupied.insert(kt);
+        self.occupied.insert(rt);
+        let safe = !self.attacked_by_enemy(game, kt, us);
+        self.board[kt] = 0;
+        self.board[rt] = 0;
+        self.board[kf] = king;
+        self.board[rf] = rook;
+        self.occupied = occupied;
+        safe
+    }
+
+    /// How many of `targets` the piece on `from` would stand unattacked on (see
+    /// [`Position::safe_destination`]), the piece lifted once for all.
+    fn safe_destinations(&mut self, game: &Game<B>, from: usize, targets: B, us: usize) -> u32 {
+        if targets.is_empty() {
+            return 0;
+        }
+        let code = self.board[from];
+        self.board[from] = 0;
+        self.occupied.remove(from);
+        let safe = targets.iter().filter(|&to| !self.attacked_by_enemy(game, to, us)).count() as u32;
         self.occupied.insert(from);
         self.board[from] = code;
         safe
@@ -527,6 +586,8 @@ impl<B: CellSet> Position<B> {
             false
         } else if mv.kind == MoveKind::Stationary {
             !l.in_check
+        } else if mv.kind == MoveKind::Castle && l.lone_royal == Some(from) {
+            self.castle_safe(game, mv.aux as usize, us)
         } else if l.lone_royal == Some(from) && mv.kind == MoveKind::Normal && mv.promotion == NO_PROMOTION {
             self.safe_destination(game, from, mv.to as usize, us)
         } else if let Some(allowed) = l
@@ -576,53 +637,72 @@ impl<B: CellSet> Position<B> {
     /// The number of legal moves of the side to move (what [`Position::legal_moves`] would
     /// append): the moves of a piece that legality judges by set (neither royal nor pinned) are
     /// counted by the size of its destination set, the others listed in `scratch` and judged one
-    /// by one. Games with stacks or winding rules list every move.
+    /// by one. Games with winding rules or `royal-path unattacked` list every move.
     pub fn count_legal(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> u64 {
         scratch.clear();
-        if game.stacks || game.winding || game.tables.rules.bare.is_some() {
+        if game.winding || game.tables.rules.royal_path_unattacked {
             self.legal_moves(game, scratch);
             return scratch.len() as u64;
         }
+        // As in `legal_moves`: no moves once a side is bare; crowning moves judged by playing.
+        if game.tables.rules.bare.is_some() && self.bare_side(game).is_some() {
+            return 0;
+        }
+        if game.stacks && self.crown_moves(game, scratch) {
+            self.keep_legal_by_playing(game, scratch, 0);
+            return scratch.len() as u64;
+        }
         let l = self.legality(game);
-        // The cells a piece judged by set may go to: all, or in check those that stop it.
-        let (judged_by_set, stops) = match &l {
-            None => (None, None),
-            Some(l) => (Some(l.suspect), l.stops),
+        let us = self.to_move;
+        // The pieces whose moves are judged one by one (the others by set), and the cells a
+        // piece judged by set may go to: all, or in check those that stop it.
+        let (one_by_one, stops, lone_royal) = match &l {
+            None => (B::default(), None, None),
+            Some(l) => (l.suspect.unwrap_or(self.by_side[us]), l.stops, l.lone_royal),
         };
         let (enemy, enemy_unroyal) = self.targets(game);
         let mut n = 0u64;
-        for from in self.by_side[self.to_move].iter() {
-            let ck = self.board[from] as usize - 1;
-            let enemy = if game.any_no_check && game.no_check[ck] { enemy_unroyal } else { enemy };
-            let by_set = match judged_by_set {
-                None => true,
-                Some(suspect) => suspect.is_some_and(|s| !s.has(from)),
-            };
-            let (targets, sets_ep, stationary) = self.piece_moves(game, ck, from, enemy, !by_set, scratch);
-            if by_set {
-                // A move that sets en-passant cells is a move of its own, even to a cell
-                // another ray of the piece reaches.
-                for t in [targets, sets_ep] {
-                    if t.is_empty() {
-                        continue;
-                    }
-                    let t = stops.map_or(t, |s| t.and(s));
-                    n += t.count() as u64;
-                    if let Some(p) = &game.promotion[ck] {
-                        let promoting = t.and(p.zone).count() as u64;
-                        n = n - promoting + promoting * p.choices.len() as u64;
-                    }
-                }
-            } else {
-                for to in targets.iter() {
-                    self.push(game, ck, from, to, MoveKind::Normal, 0, scratch);
-                }
+        // Kind by kind, so that what depends on the kind is looked up once.
+        for ck in us * game.kinds..(us + 1) * game.kinds {
+            let pieces = self.by_ck[ck];
+            if pieces.is_empty() {
+                continue;
             }
-            if stationary {
-                scratch.push(Move { from: from as u16, to: from as u16, kind: MoveKind::Stationary, promotion: NO_PROMOTION, aux: 0 });
+            let enemy = if game.any_no_check && game.no_check[ck] { enemy_unroyal } else { enemy };
+            let promotion = game.promotion[ck].as_ref();
+            for from in pieces.iter() {
+                let by_set = !one_by_one.has(from);
+                let (targets, sets_ep, stationary) = self.piece_moves(game, ck, from, enemy, !by_set, scratch);
+                if by_set {
+                    // A move that sets en-passant cells is a move of its own, even to a cell
+                    // another ray of the piece reaches.
+                    for t in [targets, sets_ep] {
+                        if t.is_empty() {
+                            continue;
+                        }
+                        let t = stops.map_or(t, |s| t.and(s));
+                        n += t.count() as u64;
+                        if let Some(p) = promotion.filter(|p| p.zone.intersects(t)) {
+                            let promoting = t.and(p.zone).count() as u64;
+                            n = n - promoting + promoting * p.choices.len() as u64;
+                        }
+                    }
+                } else if lone_royal == Some(from) && promotion.is_none() {
+                    // The lone royal piece: each plain move is legal iff its destination is safe.
+                    n += self.safe_destinations(game, from, targets, us) as u64;
+                } else {
+                    for to in targets.iter() {
+                        self.push(game, ck, from, to, MoveKind::Normal, 0, scratch);
+                    }
+                }
+                if stationary {
+                    scratch.push(Move { from: from as u16, to: from as u16, kind: MoveKind::Stationary, promotion: NO_PROMOTION, aux: 0 });
+                }
             }
         }
-        self.castling_moves(game, scratch);
+        // The royal piece's own cell is known to be safe when it is not in check.
+        let unattacked = l.as_ref().and_then(|l| l.lone_royal.filter(|_| !l.in_check));
+        self.castling_moves(game, unattacked, scratch);
         if let Some(l) = &l {
             self.keep_legal(game, l, scratch, 0);
         }
