@@ -1,60 +1,37 @@
-//! Perft speed benchmark: single-thread nodes/s on the positions named in docs/performance.md.
+//! Perft speed benchmark, one thread (docs/performance.md).
 //!
-//! Run with `cargo bench --bench perft` (add `-- quick` for shallower depths). Each position is
-//! counted several times; the best time is reported. The counts are checked against the expected
-//! values, so a fast wrong engine cannot report a speed.
+//! Run with `cargo bench --bench perft` (add `-- quick` for one ply less everywhere). Two parts:
 //!
-//! Three parts: the fixed cases below, then a same-depth comparison of the Spherical Chess family:
-//! perft 5 from the start of every variant file in examples/spherical/ (found by listing the
-//! directory, libraries left out), next to orthodox and cylindrical, each with its cost per node
-//! relative to orthodox (orthodox nodes/s divided by the version's; the goal is at most 1.25);
-//! last the boards of polygons (the test positions of tests/polygon/), at depths that take about
-//! as long as orthodox perft 5, with the cost per leaf and per generated position (their
-//! branching differs too much from orthodox for one depth to fit all).
+//! 1. Orthodox chess against the bitboard move generators cozy-chess and shakmaty, in the same run
+//!    on the same positions (start perft 6, Kiwipete perft 5, position 3 perft 7): seconds of each
+//!    and orbis's speed as a fraction of theirs (their time / orbis's time; the goal of issue 16 is
+//!    at least 0.30 of cozy-chess).
+//! 2. Every variant file in examples/ (libraries left out) and the polygon test positions of
+//!    tests/polygon/: perft from the start at the deepest depth up to 5 whose count stays under
+//!    [`BOARD_NODES`], and the cost per leaf relative to orthodox perft at the same depth (the
+//!    goal is at most 1.10).
+//!
+//! Every count is checked (published orthodox counts, and each engine against orbis), so a fast
+//! wrong engine cannot report a speed. Times are the best of several runs.
 
 use orbis_runtime::{Engine, Tables};
-use std::path::Path;
-use std::time::Instant;
+use std::path::{Path, PathBuf};
 
-struct Case {
-    name: &'static str,
-    file: &'static str,
-    position: Option<&'static str>,
-    depth: usize,
-    quick_depth: usize,
-    /// Expected nodes at `depth` (None: not published; printed only).
-    expected: Option<u64>,
-}
-
-const CASES: &[Case] = &[
-    Case { name: "orthodox start", file: "examples/orthodox.orbis", position: None, depth: 6, quick_depth: 5, expected: Some(119_060_324) },
-    Case {
-        name: "orthodox kiwipete",
-        file: "examples/orthodox.orbis",
-        position: Some("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
-        depth: 5,
-        quick_depth: 4,
-        expected: Some(193_690_690),
-    },
-    Case { name: "cylindrical start", file: "examples/cylindrical.orbis", position: None, depth: 5, quick_depth: 4, expected: None },
-    Case { name: "nadvorney start", file: "examples/spherical/nadvorney.orbis", position: None, depth: 5, quick_depth: 4, expected: None },
+/// The orthodox positions: name, FEN, depth, published count at that depth and one less.
+const ORTHODOX: &[(&str, &str, usize, u64, u64)] = &[
+    ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6, 119_060_324, 4_865_609),
+    ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5, 193_690_690, 4_085_603),
+    ("position 3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 7, 178_633_661, 11_030_083),
 ];
 
-/// Depth of the family comparison (one less with `quick`), and the published orthodox count there.
-const FAMILY_DEPTH: usize = 5;
-const ORTHODOX_PERFT_5: u64 = 4_865_609;
-const ORTHODOX_PERFT_4: u64 = 197_281;
-/// Runs per family position (most take a tenth of a second; the best time is kept, so more runs
-/// make the ratios steadier on a shared machine).
-const FAMILY_RUNS: usize = 10;
+/// Runs per orthodox measurement (the best is kept).
+const ORTHODOX_RUNS: usize = 3;
 
-/// The boards of polygons: (file, depth, quick depth).
-const POLYGON_CASES: &[(&str, usize, usize)] = &[
-    ("tests/polygon/cube-riders.orbis", 3, 2),
-    ("tests/polygon/cube-5x5-riders.orbis", 4, 3),
-    ("tests/polygon/ball-riders.orbis", 5, 4),
-    ("tests/polygon/webball-riders.orbis", 4, 3),
-];
+/// The per-board part counts up to this many leaves per board (so each takes about a second).
+const BOARD_NODES: u64 = 12_000_000;
+
+/// Deepest depth of the per-board part.
+const BOARD_DEPTH: usize = 5;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -62,113 +39,166 @@ fn root() -> &'static Path {
 
 /// The checked tables of a variant file, round-tripped through the binary format; `None` for a
 /// library file.
-fn tables(file: &str) -> Option<Tables> {
-    let source = std::fs::read_to_string(root().join(file)).expect("example exists");
-    let checked = orbis_compiler::check(file, &source);
+fn tables(file: &Path) -> Option<Tables> {
+    let source = std::fs::read_to_string(file).expect("example exists");
+    let name = file.to_string_lossy();
+    let checked = orbis_compiler::check(&name, &source);
     if checked.library {
         return None;
     }
-    let variant = checked.variant.unwrap_or_else(|| panic!("{file} does not check"));
+    let variant = checked.variant.unwrap_or_else(|| panic!("{name} does not check"));
     Some(Tables::from_bytes(&orbis_compiler::lower::lower(&variant).to_bytes()).expect("tables load"))
 }
 
-fn engine(file: &str) -> Engine {
-    Engine::new(tables(file).unwrap_or_else(|| panic!("{file} is a library"))).expect("engine")
+/// The CPU time of this thread, in seconds: what the benchmark measures, since other work on a
+/// shared machine stretches wall-clock time but not this.
+fn cpu_seconds() -> f64 {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `t` is a valid timespec for the call to write.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    assert_eq!(rc, 0, "clock_gettime");
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
 }
 
-/// Best of `runs` timings: (nodes, seconds).
-fn measure(engine: &Engine, position: Option<&str>, depth: usize, runs: usize) -> (u64, f64) {
+/// Best of at least `runs` timings of `count` (more, up to 50, while they add up to less than a
+/// quarter of a second, so that short counts are timed often): (nodes, CPU seconds).
+fn best_of(runs: usize, mut count: impl FnMut() -> u64) -> (u64, f64) {
     let mut best = f64::INFINITY;
     let mut nodes = 0;
-    for _ in 0..runs {
-        let start = Instant::now();
-        nodes = engine.perft(position, depth).expect("position");
-        best = best.min(start.elapsed().as_secs_f64());
+    let mut total = 0.0;
+    let mut done = 0;
+    while done < runs || (total < 0.25 && done < 50) {
+        let start = cpu_seconds();
+        nodes = count();
+        let t = cpu_seconds() - start;
+        best = best.min(t);
+        total += t;
+        done += 1;
     }
     (nodes, best)
 }
 
-/// The spherical versions: every variant file directly in examples/spherical/, sorted.
-fn spherical_files() -> Vec<String> {
-    let mut files: Vec<String> = std::fs::read_dir(root().join("examples/spherical"))
-        .expect("examples/spherical")
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "orbis"))
-        .map(|p| format!("examples/spherical/{}", p.file_name().unwrap().to_string_lossy()))
-        .collect();
-    files.sort();
-    files
+/// cozy-chess perft, the last ply counted in bulk like orbis's.
+fn cozy_perft(board: &cozy_chess::Board, depth: usize) -> u64 {
+    let mut nodes = 0;
+    if depth == 0 {
+        return 1;
+    }
+    if depth == 1 {
+        board.generate_moves(|moves| {
+            nodes += moves.len() as u64;
+            false
+        });
+    } else {
+        board.generate_moves(|moves| {
+            for mv in moves {
+                let mut child = board.clone();
+                child.play_unchecked(mv);
+                nodes += cozy_perft(&child, depth - 1);
+            }
+            false
+        });
+    }
+    nodes
+}
+
+fn shakmaty_position(fen: &str) -> shakmaty::Chess {
+    let fen: shakmaty::fen::Fen = fen.parse().expect("fen");
+    fen.into_position(shakmaty::CastlingMode::Standard).expect("position")
+}
+
+/// Variant files under `dir`, recursively, sorted (libraries are dropped later, when they check
+/// as libraries).
+fn variant_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).expect("directory").map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            if p.file_name().is_some_and(|n| n != "invalid") {
+                variant_files(&p, out);
+            }
+        } else if p.extension().is_some_and(|x| x == "orbis") {
+            out.push(p);
+        }
+    }
 }
 
 fn main() {
     let quick = std::env::args().any(|a| a == "quick");
-    println!("{:<20} {:>5} {:>12} {:>9} {:>14}", "position", "depth", "nodes", "seconds", "nodes/s");
-    for case in CASES {
-        let engine = engine(case.file);
-        let depth = if quick { case.quick_depth } else { case.depth };
-        let (nodes, best) = measure(&engine, case.position, depth, 3);
-        if let (Some(e), false) = (case.expected, quick) {
-            assert_eq!(nodes, e, "{}: wrong count", case.name);
-        }
-        println!("{:<20} {:>5} {:>12} {:>9.3} {:>14.0}", case.name, depth, nodes, best, nodes as f64 / best);
-    }
 
-    // The family at one depth, relative to orthodox.
-    let depth = if quick { FAMILY_DEPTH - 1 } else { FAMILY_DEPTH };
-    println!();
-    println!("perft {depth} from the start; cost per node relative to orthodox (orthodox nodes/s / nodes/s; goal <= 1.25)");
-    println!("{:<20} {:>5} {:>5} {:>12} {:>9} {:>14} {:>6}", "position", "cells", "depth", "nodes", "seconds", "nodes/s", "cost");
-    let mut rows = vec![("orthodox".to_string(), tables("examples/orthodox.orbis").unwrap()), ("cylindrical".to_string(), tables("examples/cylindrical.orbis").unwrap())];
-    for file in spherical_files() {
-        if let Some(t) = tables(&file) {
-            let stem = Path::new(&file).file_stem().unwrap().to_string_lossy().into_owned();
-            rows.push((stem, t));
-        }
-    }
-    let mut orthodox_nps = 0.0;
-    for (name, t) in rows {
-        let cells = t.cells.len();
-        let engine = Engine::new(t).expect("engine");
-        let (nodes, best) = measure(&engine, None, depth, FAMILY_RUNS);
-        let nps = nodes as f64 / best;
-        if name == "orthodox" {
-            assert_eq!(nodes, if quick { ORTHODOX_PERFT_4 } else { ORTHODOX_PERFT_5 }, "orthodox: wrong count");
-            orthodox_nps = nps;
-        }
-        println!("{:<20} {:>5} {:>5} {:>12} {:>9.3} {:>14.0} {:>5.2}x", name, cells, depth, nodes, best, nps, orthodox_nps / nps);
-    }
-
-    // Boards of polygons: cost per leaf and per generated position (a position whose moves are
-    // generated: every node above the last ply), relative to orthodox perft 5 (4 in quick).
-    println!();
-    println!("boards of polygons; cost relative to orthodox per leaf (nodes/s) and per generated position");
-    println!("{:<24} {:>5} {:>5} {:>12} {:>9} {:>14} {:>6} {:>12} {:>6}", "position", "cells", "depth", "nodes", "seconds", "nodes/s", "cost", "ns/position", "cost");
-    let generated = |engine: &Engine, depth: usize| (0..depth).map(|d| engine.perft(None, d).expect("position")).sum::<u64>();
-    let orthodox = engine("examples/orthodox.orbis");
-    let (nodes, best) = measure(&orthodox, None, depth, FAMILY_RUNS);
-    let orthodox_per_position = best * 1e9 / generated(&orthodox, depth) as f64;
-    let orthodox_nps = nodes as f64 / best;
-    println!("{:<24} {:>5} {:>5} {:>12} {:>9.3} {:>14.0} {:>5.2}x {:>12.1} {:>5.2}x", "orthodox", 64, depth, nodes, best, orthodox_nps, 1.0, orthodox_per_position, 1.0);
-    for &(file, full, short) in POLYGON_CASES {
-        let t = tables(file).expect("a variant");
-        let cells = t.cells.len();
-        let engine = Engine::new(t).expect("engine");
-        let d = if quick { short } else { full };
-        let (nodes, best) = measure(&engine, None, d, 3);
-        let nps = nodes as f64 / best;
-        let per_position = best * 1e9 / generated(&engine, d) as f64;
-        let name = Path::new(file).file_stem().unwrap().to_string_lossy().into_owned();
+    println!("orthodox perft, one thread: CPU seconds (best of {ORTHODOX_RUNS}); speed relative to orbis = their seconds / orbis's");
+    println!(
+        "{:<12} {:>5} {:>12} {:>8} {:>8} {:>8} {:>10} {:>10} {:>9}",
+        "position", "depth", "nodes", "orbis", "cozy", "shakmaty", "vs cozy", "vs shakm.", "orbis M/s"
+    );
+    let orthodox = Engine::new(tables(&root().join("examples/orthodox.orbis")).unwrap()).expect("engine");
+    for &(name, fen, depth, expected, expected_quick) in ORTHODOX {
+        let (depth, expected) = if quick { (depth - 1, expected_quick) } else { (depth, expected) };
+        let (nodes, orbis) = best_of(ORTHODOX_RUNS, || orthodox.perft(Some(fen), depth).expect("position"));
+        assert_eq!(nodes, expected, "orbis: wrong count for {name}");
+        let board: cozy_chess::Board = fen.parse().expect("fen");
+        let (nodes, cozy) = best_of(ORTHODOX_RUNS, || cozy_perft(&board, depth));
+        assert_eq!(nodes, expected, "cozy-chess: wrong count for {name}");
+        let pos = shakmaty_position(fen);
+        let (nodes, shakmaty) = best_of(ORTHODOX_RUNS, || shakmaty::perft(&pos, depth as u32));
+        assert_eq!(nodes, expected, "shakmaty: wrong count for {name}");
         println!(
-            "{:<24} {:>5} {:>5} {:>12} {:>9.3} {:>14.0} {:>5.2}x {:>12.1} {:>5.2}x",
+            "{:<12} {:>5} {:>12} {:>8.3} {:>8.3} {:>8.3} {:>9.2}x {:>9.2}x {:>9.1}",
+            name,
+            depth,
+            nodes,
+            orbis,
+            cozy,
+            shakmaty,
+            cozy / orbis,
+            shakmaty / orbis,
+            nodes as f64 / orbis / 1e6
+        );
+    }
+
+    // Every board, against orthodox at the same depth.
+    let top = if quick { BOARD_DEPTH - 1 } else { BOARD_DEPTH };
+    let budget = if quick { BOARD_NODES / 20 } else { BOARD_NODES };
+    let runs = 3;
+    println!();
+    println!("every board from its start, at the deepest depth <= {top} under {budget} leaves; cost per leaf relative to orthodox at that depth (goal <= 1.10)");
+    println!("{:<50} {:>5} {:>5} {:>12} {:>9} {:>9} {:>6}", "variant", "cells", "depth", "nodes", "CPU s", "ns/leaf", "cost");
+    // Orthodox's time per leaf at every depth the boards use.
+    let mut orthodox_ns = vec![0.0; top + 1];
+    for (d, ns) in orthodox_ns.iter_mut().enumerate().skip(1) {
+        let (nodes, best) = best_of(runs.max(10 / d), || orthodox.perft(None, d).expect("start"));
+        *ns = best * 1e9 / nodes as f64;
+    }
+    let mut files = Vec::new();
+    variant_files(&root().join("examples"), &mut files);
+    variant_files(&root().join("tests/polygon"), &mut files);
+    for file in files {
+        let Some(t) = tables(&file) else { continue };
+        let cells = t.cells.len();
+        let engine = Engine::new(t).expect("engine");
+        // The deepest depth under the budget, found by counting upwards.
+        let mut depth = 1;
+        let mut last = engine.perft(None, 1).expect("start");
+        while depth < top && last > 0 {
+            let next = last * last.max(1) / engine.perft(None, depth - 1).expect("start").max(1);
+            if next > budget {
+                break;
+            }
+            depth += 1;
+            last = engine.perft(None, depth).expect("start");
+        }
+        let (nodes, best) = best_of(runs, || engine.perft(None, depth).expect("start"));
+        let ns = best * 1e9 / nodes.max(1) as f64;
+        let name = file.strip_prefix(root()).unwrap_or(&file).to_string_lossy().into_owned();
+        println!(
+            "{:<50} {:>5} {:>5} {:>12} {:>9.3} {:>9.2} {:>5.2}x",
             name,
             cells,
-            d,
+            depth,
             nodes,
             best,
-            nps,
-            orthodox_nps / nps,
-            per_position,
-            per_position / orthodox_per_position
+            ns,
+            ns / orthodox_ns[depth]
         );
     }
 }

@@ -91,6 +91,12 @@ enum Command {
         /// Run the count this many times (1 to 1000) and report the best speed (a benchmark).
         #[arg(long, value_name = "RUNS", value_parser = clap::value_parser!(u32).range(1..=MAX_BENCH_RUNS))]
         bench: Option<u32>,
+        /// Share the moves of the position out over this many threads (1 to 256).
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=orbis_runtime::perft::MAX_THREADS as i64))]
+        threads: u32,
+        /// Remember counts of positions met again in a table of this many MiB (1 to 65536).
+        #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u32).range(1..=orbis_runtime::perft::MAX_TABLE_MB as i64))]
+        hash: Option<u32>,
     },
     /// List the legal moves of a position.
     Moves {
@@ -353,7 +359,8 @@ fn run(cli: Cli) -> Result<(), Failed> {
             let tables = Tables::from_bytes(&bytes).map_err(|e| fail(format!("{}: {e}", table.display())))?;
             print!("{}", orbis_runtime::inspect::inspect(&tables));
         }
-        Command::Perft { file, depth, position, after, divide, json, bench } => {
+        Command::Perft { file, depth, position, after, divide, json, bench, threads, hash } => {
+            let options = orbis_runtime::PerftOptions { threads: threads as usize, table_mb: hash.unwrap_or(0) as usize };
             if divide && depth == 0 {
                 return Err(fail("--divide needs --depth 1 or more (depth 0 has no moves to divide by)"));
             }
@@ -371,10 +378,10 @@ fn run(cli: Cli) -> Result<(), Failed> {
             for _ in 0..runs {
                 let start = Instant::now();
                 if divide {
-                    per_move = engine.divide(pos, depth).map_err(fail)?;
+                    per_move = engine.divide_with(pos, depth, options).map_err(fail)?;
                     nodes = per_move.iter().map(|(_, n)| n).sum();
                 } else {
-                    nodes = engine.perft(pos, depth).map_err(fail)?;
+                    nodes = engine.perft_with(pos, depth, options).map_err(fail)?;
                 }
                 best = best.min(start.elapsed().as_secs_f64());
             }

@@ -133,3 +133,32 @@ fn start_perft_snapshots() {
         });
     }
 }
+
+/// Threads and the table of counts change the speed, never the count: on positions with en
+/// passant, castling, promotion and transpositions, on boards of every width, with stacks and
+/// with three or more sides.
+#[test]
+fn threads_and_table_count_alike() {
+    use orbis_runtime::PerftOptions;
+    let cases: &[(&str, Option<&str>, usize)] = &[
+        ("examples/orthodox.orbis", Some("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"), 3),
+        ("examples/orthodox.orbis", Some("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"), 5),
+        ("examples/spherical/boholy.orbis", None, 3),
+        ("examples/cube/cube-8x8-four-player.orbis", None, 3),
+        ("examples/stacks/crowned-chess.orbis", None, 4),
+    ];
+    for &(file, position, depth) in cases {
+        let engine = common::engine(file);
+        let plain = engine.perft(position, depth).unwrap();
+        for (threads, table_mb) in [(1, 1), (3, 0), (2, 1)] {
+            let options = PerftOptions { threads, table_mb };
+            assert_eq!(engine.perft_with(position, depth, options).unwrap(), plain, "{file} {options:?}");
+        }
+        let divide = engine.divide_with(position, depth, PerftOptions { threads: 2, table_mb: 1 }).unwrap();
+        assert_eq!(divide.iter().map(|(_, n)| n).sum::<u64>(), plain, "{file} divide");
+    }
+    let engine = common::engine("examples/orthodox.orbis");
+    for options in [PerftOptions { threads: 0, table_mb: 0 }, PerftOptions { threads: 257, table_mb: 0 }, PerftOptions { threads: 1, table_mb: 65_537 }] {
+        assert!(engine.perft_with(None, 2, options).is_err(), "{options:?}");
+    }
+}

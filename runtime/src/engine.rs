@@ -6,7 +6,7 @@
 use crate::bits::{CellSet, Wide};
 use crate::game::Game;
 use crate::notation::{MoveError, PositionError};
-use crate::perft::{Perft, MAX_DEPTH};
+use crate::perft::{self, PerftTable, MAX_DEPTH, MAX_TABLE_MB, MAX_THREADS};
 use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
 use crate::outcome::{describe, Status};
 use crate::search::{Score, SearchLimits};
@@ -60,6 +60,38 @@ fn check_depth(depth: usize) -> Result<(), RequestError> {
         return Err(RequestError::Limit(format!("depth {depth} is beyond the limit of {MAX_DEPTH} plies")));
     }
     Ok(())
+}
+
+/// How [`Engine::perft_with`] counts: on how many threads, with a table of how many MiB (0: none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PerftOptions {
+    pub threads: usize,
+    pub table_mb: usize,
+}
+
+impl Default for PerftOptions {
+    fn default() -> Self {
+        PerftOptions { threads: 1, table_mb: 0 }
+    }
+}
+
+impl PerftOptions {
+    /// The table the options ask for, after checking both limits.
+    fn table(&self) -> Result<Option<PerftTable>, RequestError> {
+        if self.threads == 0 || self.threads > MAX_THREADS {
+            return Err(RequestError::Limit(format!("{} threads; a perft uses 1 to {MAX_THREADS}", self.threads)));
+        }
+        if self.table_mb > MAX_TABLE_MB {
+            return Err(RequestError::Limit(format!("a perft table of {} MiB; the limit is {MAX_TABLE_MB}", self.table_mb)));
+        }
+        if self.table_mb == 0 {
+            return Ok(None);
+        }
+        match PerftTable::new(self.table_mb) {
+            Some(t) => Ok(Some(t)),
+            None => Err(RequestError::Limit(format!("cannot allocate a perft table of {} MiB", self.table_mb))),
+        }
+    }
 }
 
 pub enum Engine {
@@ -177,19 +209,31 @@ impl Engine {
     }
 
     pub fn perft(&self, position: Option<&str>, depth: usize) -> Result<u64, RequestError> {
+        self.perft_with(position, depth, PerftOptions::default())
+    }
+
+    /// Perft over several threads and with a table of counts, as `options` say.
+    pub fn perft_with(&self, position: Option<&str>, depth: usize, options: PerftOptions) -> Result<u64, RequestError> {
         check_depth(depth)?;
+        let table = options.table()?;
         with_game!(self, g => {
-            let mut pos = load(g, position)?;
-            Ok(Perft::new().count(g, &mut pos, depth))
+            let pos = load(g, position)?;
+            Ok(perft::count_parallel(g, &pos, depth, options.threads, table.as_ref()))
         })
     }
 
     /// Leaf counts per legal move, sorted by notation.
     pub fn divide(&self, position: Option<&str>, depth: usize) -> Result<Vec<(MoveInfo, u64)>, RequestError> {
+        self.divide_with(position, depth, PerftOptions::default())
+    }
+
+    /// [`Engine::divide`] over several threads and with a table of counts, as `options` say.
+    pub fn divide_with(&self, position: Option<&str>, depth: usize, options: PerftOptions) -> Result<Vec<(MoveInfo, u64)>, RequestError> {
         check_depth(depth)?;
+        let table = options.table()?;
         with_game!(self, g => {
-            let mut pos = load(g, position)?;
-            let counts = Perft::new().divide(g, &mut pos, depth);
+            let pos = load(g, position)?;
+            let counts = perft::divide_parallel(g, &pos, depth, options.threads, table.as_ref());
             let mut out: Vec<(MoveInfo, u64)> = counts.into_iter().map(|(m, n)| (info(g, &pos, m), n)).collect();
             out.sort_by(|a, b| a.0.notation.cmp(&b.0.notation));
             Ok(out)

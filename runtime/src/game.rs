@@ -17,6 +17,70 @@ pub struct Ray<B> {
     pub must_empty: B,
     /// Destinations: `Game::pool[cells.0 .. cells.1]`.
     pub cells: (u32, u32),
+    /// A slide's cells as runs in `Game::segments` (empty for other rays).
+    pub segments: (u32, u32),
+}
+
+/// A run of a ray's or a line's cells whose indices rise (`up`) or fall all along it, so that
+/// the first occupied cell of the run is the lowest or highest member of `set & occupied`: rays
+/// and lines are followed run by run with a few word operations rather than cell by cell (on a
+/// grid every line is one run; on other boards a line is cut wherever the numbering turns).
+#[derive(Clone, Copy, Debug)]
+pub struct Segment<B> {
+    pub set: B,
+    pub up: bool,
+}
+
+/// A piece's moves from one cell, sorted for generation (built from its rays when the game is
+/// loaded): the unconditional leaps merged into two destination sets, the unconditional slides
+/// as runs, and the rays with conditions (first move, cells to pass, en passant) one by one.
+#[derive(Clone, Copy, Debug)]
+pub struct PieceMoves<B> {
+    /// Where plain leaps go when the cell is empty, and where they capture.
+    pub leap_quiet: B,
+    pub leap_capture: B,
+    /// A range of `Game::slide_runs`: the plain slides, run after run.
+    pub slides: (u32, u32),
+    /// A range of `Game::specials`: the other rays; those from `ep_only` on do nothing but
+    /// capture en passant (skipped while no en-passant cell is set).
+    pub specials: (u32, u32),
+    pub ep_only: u32,
+}
+
+/// One run of a plain slide (see [`Segment`]): `next` is the index of the next slide's first
+/// run, where generation goes on once this slide is blocked.
+#[derive(Clone, Copy, Debug)]
+pub struct SlideRun<B> {
+    pub set: B,
+    pub up: bool,
+    pub quiet: bool,
+    pub capture: bool,
+    pub next: u32,
+}
+
+/// A ray with conditions, as generation follows it: its index in `Game::rays` and the flags
+/// still to act on (a ray's plain capture may have gone into the leap sets, leaving only its
+/// en passant here).
+#[derive(Clone, Copy, Debug)]
+pub struct Special {
+    pub ray: u32,
+    pub flags: u8,
+}
+
+/// Cuts `cells` into runs of rising or falling indices, appended to `out`; returns their range.
+fn segments_of<B: CellSet>(cells: &[u16], out: &mut Vec<Segment<B>>) -> (u32, u32) {
+    let start = out.len();
+    let mut i = 0;
+    while i < cells.len() {
+        let up = i + 1 < cells.len() && cells[i + 1] > cells[i];
+        let mut j = i + 1;
+        while j < cells.len() && (if up { cells[j] > cells[j - 1] } else { cells[j] < cells[j - 1] }) {
+            j += 1;
+        }
+        out.push(Segment { set: B::from_cells(cells[i..j].iter().map(|&c| c as usize)), up });
+        i = j;
+    }
+    (start as u32, out.len() as u32)
 }
 
 /// A winding rule as move generation uses it: from a cell of `zone`, flood through empty zone
@@ -35,6 +99,15 @@ pub struct Line<B> {
     pub set: B,
     pub cells: (u32, u32),
     pub masks: u32,
+    /// The line's cells as runs in `Game::segments`.
+    pub segments: (u32, u32),
+    /// The line's first cell (where no line attacker counts: adjacent attackers are direct).
+    pub first: u16,
+    /// The mask shared by every cell after the first, when they all have the same: then an
+    /// attack test needs only the first occupied cell, not its place on the line (`Game::mask_on`).
+    /// Other lines are walked cell by cell (finding a cell's mask by groups cost more than the
+    /// walk on the globes, where such lines are short).
+    pub uniform: Option<u64>,
 }
 
 #[derive(Clone, Debug)]
@@ -63,20 +136,37 @@ pub struct Game<B> {
     pub sides: usize,
     pub pool: Vec<u16>,
     pub rays: Vec<Ray<B>>,
+    /// Runs of the slides' and lines' cells (see [`Segment`]).
+    pub segments: Vec<Segment<B>>,
+    /// Per `ck * cells + cell`: the moves sorted for generation.
+    pub piece_moves: Vec<PieceMoves<B>>,
+    pub slide_runs: Vec<SlideRun<B>>,
+    pub specials: Vec<Special>,
     /// Per `ck * cells + cell`, a range into `rays`.
     pub ray_index: Vec<u32>,
     /// Per `(target * sides + attacking side)`: a range into `direct`.
     pub direct_index: Vec<u32>,
     /// Direct attackers: a piece of colored kind `.0` on a cell of `.1` attacks the target.
     pub direct: Vec<(u8, B)>,
+    /// Per `(target * sides + attacking side)`: every cell of its direct attackers, to skip them
+    /// all with one test when the side has no piece there.
+    pub direct_reach: Vec<B>,
     /// Per target: a range into `lines`.
     pub line_index: Vec<u32>,
     pub lines: Vec<Line<B>>,
     pub masks: Vec<u64>,
     /// Per side: the colored kinds that attack along lines (sliders).
     pub line_cks: Vec<Vec<u8>>,
+    /// Bit `ck` set when colored kind `ck` attacks along lines (`line_cks` as one mask).
+    pub line_ck_mask: u64,
+    /// Per target: every cell of its lines, to skip them all with one test.
+    pub line_reach: Vec<B>,
+    /// Per side: its royal colored kinds.
+    pub royal_cks: Vec<Vec<u8>>,
     /// Per side: the mask of its colored kinds.
     pub side_cks: Vec<u64>,
+    /// Per colored kind (at most 64): its side, looked up rather than divided on the hot path.
+    pub side_of: [u8; 64],
     /// Per colored kind: its promotion, if it has one.
     pub promotion: Vec<Option<Promotion<B>>>,
     /// Per side.
@@ -137,6 +227,56 @@ pub struct Zobrist {
     pub hand: Vec<u64>,
 }
 
+/// Sorts every piece's rays for generation (see [`PieceMoves`]).
+#[allow(clippy::type_complexity)]
+fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment<B>]) -> (Vec<PieceMoves<B>>, Vec<SlideRun<B>>, Vec<Special>) {
+    use crate::tables::ray::*;
+    let mut piece_moves = Vec::with_capacity(tables.ray_index.len().saturating_sub(1));
+    let mut runs = Vec::new();
+    let mut specials = Vec::new();
+    // A slide back to its start makes a stationary move where the rules allow one.
+    let returns = if tables.rules.stationary_moves { RETURNS } else { 0 };
+    for w in tables.ray_index.windows(2) {
+        let mut m = PieceMoves {
+            leap_quiet: B::default(),
+            leap_capture: B::default(),
+            slides: (runs.len() as u32, 0),
+            specials: (specials.len() as u32, 0),
+            ep_only: 0,
+        };
+        let mut ep_only = Vec::new();
+        for i in w[0]..w[1] {
+            let r = &rays[i as usize];
+            let f = r.flags;
+            let conditional = r.passes || f & (INITIAL | EP_TARGET | PASS_UNATTACKED | returns) != 0;
+            if conditional {
+                specials.push(Special { ray: i, flags: f });
+            } else if f & SLIDE != 0 {
+                let segs = &segments[r.segments.0 as usize..r.segments.1 as usize];
+                let next = (runs.len() + segs.len()) as u32;
+                runs.extend(segs.iter().map(|s| SlideRun { set: s.set, up: s.up, quiet: f & QUIET != 0, capture: f & CAPTURE != 0, next }));
+            } else {
+                let c = tables.pool[r.cells.0 as usize] as usize;
+                if f & QUIET != 0 {
+                    m.leap_quiet.insert(c);
+                }
+                if f & CAPTURE != 0 {
+                    m.leap_capture.insert(c);
+                }
+                if f & EP_CAPTURE != 0 {
+                    ep_only.push(Special { ray: i, flags: EP_CAPTURE });
+                }
+            }
+        }
+        m.ep_only = specials.len() as u32;
+        specials.extend(ep_only);
+        m.slides.1 = runs.len() as u32;
+        m.specials.1 = specials.len() as u32;
+        piece_moves.push(m);
+    }
+    (piece_moves, runs, specials)
+}
+
 fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
@@ -156,11 +296,24 @@ impl<B: CellSet> Game<B> {
         let set_of = |range: (u32, u32)| {
             B::from_cells(pool[range.0 as usize..range.1 as usize].iter().map(|&c| c as usize))
         };
-        let rays = tables
+        let mut segments = Vec::new();
+        let rays: Vec<Ray<B>> = tables
             .rays
             .iter()
-            .map(|r| Ray { flags: r.flags, passes: r.must_empty.0 < r.must_empty.1, must_empty: set_of(r.must_empty), cells: r.cells })
+            .map(|r| Ray {
+                flags: r.flags,
+                passes: r.must_empty.0 < r.must_empty.1,
+                must_empty: set_of(r.must_empty),
+                cells: r.cells,
+                segments: if r.flags & crate::tables::ray::SLIDE != 0 {
+                    segments_of(&pool[r.cells.0 as usize..r.cells.1 as usize], &mut segments)
+                } else {
+                    (0, 0)
+                },
+            })
             .collect();
+
+        let (piece_moves, slide_runs, specials) = sort_moves(&tables, &rays, &segments);
 
         let mut direct_index = vec![0u32];
         let mut direct = Vec::new();
@@ -181,7 +334,17 @@ impl<B: CellSet> Game<B> {
             }
             for a in &tables.attacks[range] {
                 if let Attack::Line { cells: c, masks } = *a {
-                    lines.push(Line { set: set_of(c), cells: c, masks });
+                    let line_cells = &pool[c.0 as usize..c.1 as usize];
+                    let line_masks = &tables.masks[masks as usize..(masks + c.1 - c.0) as usize];
+                    let uniform = line_masks.get(1).copied().filter(|&m| line_masks[1..].iter().all(|&x| x == m));
+                    lines.push(Line {
+                        set: set_of(c),
+                        cells: c,
+                        masks,
+                        segments: segments_of(line_cells, &mut segments),
+                        first: line_cells.first().copied().unwrap_or(NO_CELL),
+                        uniform,
+                    });
                     for i in 0..(c.1 - c.0) {
                         let mut m = tables.masks[(masks + i) as usize];
                         while m != 0 {
@@ -226,7 +389,15 @@ impl<B: CellSet> Game<B> {
                     .collect(),
             );
         }
-        let royal = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].royal).collect();
+        let direct_reach = direct_index
+            .windows(2)
+            .map(|w| direct[w[0] as usize..w[1] as usize].iter().fold(B::default(), |r: B, &(_, set): &(u8, B)| r.or(set)))
+            .collect();
+        let royal: Vec<bool> = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].royal).collect();
+        let royal_cks = (0..sides).map(|s| (s * kinds..(s + 1) * kinds).filter(|&ck| royal[ck]).map(|ck| ck as u8).collect()).collect();
+        let line_reach = (0..cells)
+            .map(|t| lines[line_index[t] as usize..line_index[t + 1] as usize].iter().fold(B::default(), |r: B, l: &Line<B>| r.or(l.set)))
+            .collect();
         let resets_clock = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].resets_clock).collect();
 
         let mut seed = 0x0b15_c0de_u64;
@@ -355,18 +526,27 @@ impl<B: CellSet> Game<B> {
             ep_capturers,
             transit,
             side_cks,
+            side_of: std::array::from_fn(|ck| (ck / kinds.max(1)).min(255) as u8),
             cells,
             kinds,
             sides,
             pool,
             rays,
+            segments,
+            piece_moves,
+            slide_runs,
+            specials,
             ray_index: tables.ray_index.clone(),
             direct_index,
             direct,
+            direct_reach,
             line_index,
             lines,
             masks: tables.masks.clone(),
+            line_ck_mask: line_cks.iter().flatten().fold(0u64, |m, &ck| m | 1 << ck),
             line_cks,
+            line_reach,
+            royal_cks,
             promotion,
             castles,
             royal,
@@ -385,6 +565,52 @@ impl<B: CellSet> Game<B> {
     #[inline(always)]
     pub fn cells_of(&self, range: (u32, u32)) -> &[u16] {
         &self.pool[range.0 as usize..range.1 as usize]
+    }
+
+    /// Along the runs `segments` of a slide or line with `occupied` cells: the cells passed
+    /// before the first occupied one (all, when none is), and that cell.
+    #[inline(always)]
+    pub fn slide(&self, segments: (u32, u32), occupied: B) -> (B, Option<usize>) {
+        let mut passed = B::default();
+        for seg in &self.segments[segments.0 as usize..segments.1 as usize] {
+            let hit = seg.set.and(occupied);
+            if hit.is_empty() {
+                passed = passed.or(seg.set);
+                continue;
+            }
+            let (b, before) = if seg.up {
+                let b = hit.lowest();
+                (b, B::below(b))
+            } else {
+                let b = hit.highest();
+                (b, B::above(b))
+            };
+            return (passed.or(seg.set.and(before)), Some(b));
+        }
+        (passed, None)
+    }
+
+    /// The mask of `cell` on a line with a `uniform` mask: the colored kinds that attack the
+    /// line's target from there (none from its first cell: adjacent attackers are direct).
+    #[inline(always)]
+    pub fn mask_on(line: &Line<B>, uniform: u64, cell: usize) -> u64 {
+        if cell == line.first as usize {
+            0
+        } else {
+            uniform
+        }
+    }
+
+    /// The first occupied cell along the runs `segments`.
+    #[inline(always)]
+    pub fn first_occupied(&self, segments: (u32, u32), occupied: B) -> Option<usize> {
+        for seg in &self.segments[segments.0 as usize..segments.1 as usize] {
+            let hit = seg.set.and(occupied);
+            if !hit.is_empty() {
+                return Some(if seg.up { hit.lowest() } else { hit.highest() });
+            }
+        }
+        None
     }
 
     pub fn cell_name(&self, cell: u16) -> &str {

@@ -24,11 +24,11 @@ pub mod tables;
 pub mod view;
 
 pub use bits::CellSet;
-pub use engine::{Engine, LoadError, MoveInfo, RequestError, SearchReport};
+pub use engine::{Engine, LoadError, MoveInfo, PerftOptions, RequestError, SearchReport};
 pub use game::Game;
 pub use notation::{MoveError, PositionError};
 pub use outcome::Status;
-pub use perft::Perft;
+pub use perft::{Perft, PerftTable};
 pub use position::{Move, MoveKind, Position};
 pub use search::{Score, SearchLimits, SearchResult, Searcher};
 pub use tables::Tables;

@@ -1,13 +1,15 @@
 //! Legal move generation, table-driven.
 //!
-//! For each piece the rays of its colored kind and cell are walked; destinations are collected per
-//! piece in two bit sets (quiet, capture), so a cell reached by several paths is one move. Legality:
-//! pins are found along the attack lines of each royal piece; a pinned piece may move only along
-//! its pin lines, a lone royal piece only to unattacked cells; in check, a piece other than a lone
-//! royal one only to a cell that stops every check (captures the checker or stands on its line);
-//! en-passant captures, castling, the remaining royal and pinned moves (and every move in check
-//! when a side has several royal pieces) are played and tested; all others are legal by
-//! construction.
+//! For each piece its moves from its cell are collected in one destination set (so a cell reached
+//! by several paths is one move): the plain leaps are a precomputed set, the plain slides are
+//! followed run by run (`game.rs`), the rays with conditions one by one. Legality: pins are found
+//! along the attack lines of each royal piece; a pinned piece may move only along its pin lines,
+//! a lone royal piece only to unattacked cells (castling judged with king and rook moved on the
+//! board); in check, a piece other than a lone royal one only to a cell that stops every check
+//! (captures the checker or stands on its line); en-passant captures, the remaining royal and
+//! pinned moves (and every move in check when a side has several royal pieces) are played and
+//! tested; all others are legal by construction. [`Position::count_legal`] counts without
+//! listing: the moves of a piece legal by construction are counted by the size of its set.
 
 use crate::bits::CellSet;
 use crate::game::Game;
@@ -24,7 +26,7 @@ pub struct Pins<B> {
 }
 
 /// Pins beyond this many are still found, but their moves are tested by playing them.
-const MAX_PINS: usize = 16;
+const MAX_PINS: usize = 8;
 
 impl<B: CellSet> Pins<B> {
     /// The cells the pinned piece on `cell` may move to without exposing a royal piece, if known.
@@ -78,8 +80,37 @@ impl<B: CellSet> Position<B> {
     pub fn pins(&self, game: &Game<B>, royals: B) -> Pins<B> {
         let us = self.to_move;
         let mut pins = Pins { pinned: B::default(), len: 0, cells: [0; MAX_PINS], allowed: [B::default(); MAX_PINS] };
+        // Only lines with an enemy line attacker on them can pin.
+        let mut sliders = B::default();
+        for &side in &game.opponents[us] {
+            sliders = sliders.or(self.line_pieces[side]);
+        }
         for k in royals.iter() {
+            if !sliders.intersects(game.line_reach[k]) {
+                continue;
+            }
             for line in &game.lines[game.line_index[k] as usize..game.line_index[k + 1] as usize] {
+                if !line.set.intersects(sliders) {
+                    continue;
+                }
+                if let Some(uniform) = line.uniform {
+                    // The first piece on the line, then the next one behind it.
+                    let Some(b) = game.first_occupied(line.segments, self.occupied) else { continue };
+                    // A stack's top piece never empties its cell by moving: no pin.
+                    if self.side_at(game, b) != us || (game.stacks && self.stacked.has(b)) {
+                        continue;
+                    }
+                    let (passed, pinner) = game.slide(line.segments, self.occupied.and_not(B::single(b)));
+                    if let Some(p) = pinner {
+                        let side = self.side_at(game, p);
+                        if (Game::<B>::mask_on(line, uniform, p) >> (self.board[p] - 1)) & 1 != 0 && game.team[side] != game.team[us] && !self.is_out(side) {
+                            let mut segment = passed;
+                            segment.insert(p);
+                            pins.add(b, segment);
+                        }
+                    }
+                    continue;
+                }
                 let cells = game.cells_of(line.cells);
                 let mut blocker: Option<usize> = None;
                 for (i, &c) in cells.iter().enumerate() {
@@ -128,7 +159,24 @@ impl<B: CellSet> Position<B> {
                 }
             }
             let ours = game.side_cks[side];
+            let sliders = self.line_pieces[side];
+            if !sliders.intersects(game.line_reach[royal]) {
+                continue;
+            }
             for line in &game.lines[game.line_index[royal] as usize..game.line_index[royal + 1] as usize] {
+                if !line.set.intersects(sliders) {
+                    continue;
+                }
+                if let Some(uniform) = line.uniform {
+                    if let (passed, Some(b)) = game.slide(line.segments, self.occupied) {
+                        if ((Game::<B>::mask_on(line, uniform, b) & ours) >> (self.board[b] - 1)) & 1 != 0 {
+                            let mut line_stops = passed;
+                            line_stops.insert(b);
+                            meet(line_stops);
+                        }
+                    }
+                    continue;
+                }
                 let cells = game.cells_of(line.cells);
                 for (i, &c) in cells.iter().enumerate() {
                     let code = self.board[c as usize];
@@ -144,11 +192,10 @@ impl<B: CellSet> Position<B> {
         stops.unwrap_or_default()
     }
 
-    /// Appends every pseudo-legal move of the side to move to `out`. Returns nothing; legality is
-    /// decided by [`Position::legal_moves`].
-    pub fn pseudo_moves(&self, game: &Game<B>, out: &mut Vec<Move>) {
+    /// The pieces the side to move may capture: all capturable ones, and those a piece that
+    /// cannot check may capture (not the royal ones).
+    fn targets(&self, game: &Game<B>) -> (B, B) {
         let us = self.to_move;
-        let own = self.by_side[us];
         let enemy = self.capturable(game);
         // Pieces that cannot check may not capture a royal piece either.
         let enemy_unroyal = if game.any_no_check {
@@ -160,99 +207,147 @@ impl<B: CellSet> Position<B> {
         } else {
             enemy
         };
-        let empty_ok = game.tables.rules.stationary_moves;
-        for from in own.iter() {
+        (enemy, enemy_unroyal)
+    }
+
+    /// Appends every pseudo-legal move of the side to move to `out`. Returns nothing; legality is
+    /// decided by [`Position::legal_moves`].
+    pub fn pseudo_moves(&self, game: &Game<B>, out: &mut Vec<Move>) {
+        let (enemy, enemy_unroyal) = self.targets(game);
+        for from in self.by_side[self.to_move].iter() {
             let ck = self.board[from] as usize - 1;
-            let enemy = if game.any_no_check && game.no_check[ck] {
-                enemy_unroyal
-            } else {
-                enemy
-            };
-            let mut quiet = B::default();
-            let mut capture = B::default();
-            let mut stationary = false;
-            for (ri, r) in game.rays_of(ck, from).iter().enumerate() {
-                let f = r.flags;
-                if f & ray::INITIAL != 0 && !self.virgin.has(from) {
-                    continue;
-                }
-                if r.passes && r.must_empty.intersects(self.occupied) {
-                    continue;
-                }
-                let cells = game.cells_of(r.cells);
-                if f & ray::PASS_UNATTACKED != 0 {
-                    // Rare and costly: test the passed cells only when the move could be made.
-                    let c = cells[0] as usize;
-                    let possible = if self.occupied.has(c) { f & ray::CAPTURE != 0 && enemy.has(c) } else { f & ray::QUIET != 0 };
-                    if !possible || r.must_empty.iter().any(|p| self.attacked_by_enemy(game, p, us)) {
-                        continue;
-                    }
-                }
-                if f & ray::SLIDE != 0 {
-                    let mut blocked = false;
-                    for &c in cells {
-                        let c = c as usize;
-                        if self.occupied.has(c) {
-                            if f & ray::CAPTURE != 0 && enemy.has(c) {
-                                capture.insert(c);
-                            }
-                            blocked = true;
-                            break;
-                        }
-                        if f & ray::QUIET != 0 {
-                            quiet.insert(c);
-                        }
-                    }
-                    if !blocked && empty_ok && f & ray::RETURNS != 0 && f & ray::QUIET != 0 {
-                        stationary = true;
-                    }
-                } else {
-                    let c = cells[0] as usize;
-                    if self.occupied.has(c) {
-                        if f & ray::CAPTURE != 0 && enemy.has(c) {
-                            capture.insert(c);
-                        }
-                    } else {
-                        if f & ray::QUIET != 0 {
-                            if f & ray::EP_TARGET != 0 {
-                                let ray_index = game.ray_index[ck * game.cells + from] as usize + ri;
-                                self.push(game, ck, from, c, MoveKind::EnPassantTarget, ray_index as u32, out);
-                            } else {
-                                quiet.insert(c);
-                            }
-                        }
-                        if f & ray::EP_CAPTURE != 0
-                            && self.ep_cells.has(c)
-                            && self.ep_victim != crate::tables::NO_CELL
-                            && enemy.has(self.ep_victim as usize)
-                        {
-                            self.push(game, ck, from, c, MoveKind::EnPassant, 0, out);
-                        }
-                    }
-                }
-            }
-            if game.winding {
-                for w in &game.winders[ck] {
-                    if w.zone.has(from) {
-                        let (empty, hit) = self.flood(w, from);
-                        if w.flags & ray::QUIET != 0 {
-                            quiet = quiet.or(empty);
-                        }
-                        if w.flags & ray::CAPTURE != 0 {
-                            capture = capture.or(hit.and(enemy));
-                        }
-                    }
-                }
-            }
-            // A move never ends on a transit cell (rays reach them for attacks only).
-            for to in quiet.and_not(game.transit).or(capture).iter() {
+            let enemy = if game.any_no_check && game.no_check[ck] { enemy_unroyal } else { enemy };
+            let (targets, _, stationary) = self.piece_moves(game, ck, from, enemy, true, out);
+            for to in targets.iter() {
                 self.push(game, ck, from, to, MoveKind::Normal, 0, out);
             }
             if stationary {
                 out.push(Move { from: from as u16, to: from as u16, kind: MoveKind::Stationary, promotion: NO_PROMOTION, aux: 0 });
             }
         }
-        self.castling_moves(game, out);
+        self.castling_moves(game, None, out);
+    }
+
+    /// The plain moves of the piece of colored kind `ck` on `from` as the cells it may go to
+    /// (quiet or capturing `enemy`), the cells of its moves that set en-passant cells (appended
+    /// to `out` instead when `list`), and whether it may make a stationary move; its captures en
+    /// passant are appended to `out`.
+    #[inline(always)]
+    fn piece_moves(&self, game: &Game<B>, ck: usize, from: usize, enemy: B, list: bool, out: &mut Vec<Move>) -> (B, B, bool) {
+        let m = &game.piece_moves[ck * game.cells + from];
+        let occupied = self.occupied;
+        let mut quiet = m.leap_quiet.and_not(occupied);
+        let mut capture = m.leap_capture;
+        // Plain slides, run by run: the cells passed, and the first occupied cell if it may be
+        // captured (`capture` is met with `enemy` at the end).
+        let runs = &game.slide_runs[m.slides.0 as usize..m.slides.1 as usize];
+        let base = m.slides.0 as usize;
+        let mut i = 0;
+        while let Some(run) = runs.get(i) {
+            let hit = run.set.and(occupied);
+            if hit.is_empty() {
+                if run.quiet {
+                    quiet = quiet.or(run.set);
+                }
+                i += 1;
+                continue;
+            }
+            let (b, before) = if run.up {
+                let b = hit.lowest();
+                (b, B::below(b))
+            } else {
+                let b = hit.highest();
+                (b, B::above(b))
+            };
+            if run.quiet {
+                quiet = quiet.or(run.set.and(before));
+            }
+            if run.capture {
+                capture.insert(b);
+            }
+            i = run.next as usize - base;
+        }
+        let mut capture = capture.and(enemy);
+        let mut stationary = false;
+        let end = if self.ep_cells.is_empty() { m.ep_only } else { m.specials.1 };
+        if m.specials.0 == end && !game.winding {
+            return (quiet.and_not(game.transit).or(capture), B::default(), false);
+        }
+        let mut sets_ep = B::default();
+        let empty_ok = game.tables.rules.stationary_moves;
+        for sp in &game.specials[m.specials.0 as usize..end as usize] {
+            let r = &game.rays[sp.ray as usize];
+            let f = sp.flags;
+            if f & ray::INITIAL != 0 && !self.virgin.has(from) {
+                continue;
+            }
+            if r.passes && r.must_empty.intersects(self.occupied) {
+                continue;
+            }
+            if f & ray::PASS_UNATTACKED != 0 {
+                // Rare and costly: test the passed cells only when the move could be made.
+                let c = game.cells_of(r.cells)[0] as usize;
+                let possible = if self.occupied.has(c) { f & ray::CAPTURE != 0 && enemy.has(c) } else { f & ray::QUIET != 0 };
+                if !possible || r.must_empty.iter().any(|p| self.attacked_by_enemy(game, p, self.to_move)) {
+                    continue;
+                }
+            }
+            if f & ray::SLIDE != 0 {
+                let (passed, blocker) = game.slide(r.segments, self.occupied);
+                if f & ray::QUIET != 0 {
+                    quiet = quiet.or(passed);
+                }
+                match blocker {
+                    Some(b) => {
+                        if f & ray::CAPTURE != 0 && enemy.has(b) {
+                            capture.insert(b);
+                        }
+                    }
+                    None => stationary |= empty_ok && f & ray::RETURNS != 0 && f & ray::QUIET != 0,
+                }
+            } else {
+                let c = game.pool[r.cells.0 as usize] as usize;
+                if self.occupied.has(c) {
+                    if f & ray::CAPTURE != 0 && enemy.has(c) {
+                        capture.insert(c);
+                    }
+                } else {
+                    if f & ray::QUIET != 0 {
+                        if f & ray::EP_TARGET != 0 {
+                            if list {
+                                self.push(game, ck, from, c, MoveKind::EnPassantTarget, sp.ray, out);
+                            } else {
+                                sets_ep.insert(c);
+                            }
+                        } else {
+                            quiet.insert(c);
+                        }
+                    }
+                    if f & ray::EP_CAPTURE != 0
+                        && self.ep_cells.has(c)
+                        && self.ep_victim != crate::tables::NO_CELL
+                        && enemy.has(self.ep_victim as usize)
+                    {
+                        self.push(game, ck, from, c, MoveKind::EnPassant, 0, out);
+                    }
+                }
+            }
+        }
+        if game.winding {
+            for w in &game.winders[ck] {
+                if w.zone.has(from) {
+                    let (empty, hit) = self.flood(w, from);
+                    if w.flags & ray::QUIET != 0 {
+                        quiet = quiet.or(empty);
+                    }
+                    if w.flags & ray::CAPTURE != 0 {
+                        capture = capture.or(hit.and(enemy));
+                    }
+                }
+            }
+        }
+        // A move never ends on a transit cell (rays reach them for attacks only).
+        (quiet.and_not(game.transit).or(capture), sets_ep, stationary)
     }
 
     #[inline(always)]
@@ -269,20 +364,19 @@ impl<B: CellSet> Position<B> {
         }
     }
 
-    fn castling_moves(&self, game: &Game<B>, out: &mut Vec<Move>) {
+    /// Appends the castling moves of the side to move whose cells are free and safe (`unattacked`:
+    /// a cell already known to be safe).
+    fn castling_moves(&self, game: &Game<B>, unattacked: Option<usize>, out: &mut Vec<Move>) {
         let us = self.to_move;
         for (i, c) in game.castles[us].iter().enumerate() {
             let (kf, rf) = (c.king_from as usize, c.rook_from as usize);
-            if !self.virgin.has(kf) || !self.virgin.has(rf) {
+            if !self.virgin.has(kf) || !self.virgin.has(rf) || c.empty.intersects(self.occupied) {
                 continue;
             }
             if self.board[kf] == 0 || self.board[rf] == 0 || self.side_at(game, kf) != us || self.side_at(game, rf) != us {
                 continue;
             }
-            if c.empty.intersects(self.occupied) {
-                continue;
-            }
-            if c.safe.iter().any(|&s| self.attacked_by_enemy(game, s as usize, us)) {
+            if c.safe.iter().any(|&s| Some(s as usize) != unattacked && self.attacked_by_enemy(game, s as usize, us)) {
                 continue;
             }
             out.push(Move { from: c.king_from, to: c.king_to, kind: MoveKind::Castle, promotion: NO_PROMOTION, aux: i as u32 });
@@ -297,6 +391,46 @@ impl<B: CellSet> Position<B> {
         self.board[from] = 0;
         self.occupied.remove(from);
         let safe = !self.attacked_by_enemy(game, to, us);
+        self.occupied.insert(from);
+        self.board[from] = code;
+        safe
+    }
+
+    /// Whether castling by rule `i` of `us` leaves its king (the side's one royal piece)
+    /// unattacked: judged with the king and the rook moved on the board, without playing the move
+    /// (castling captures nothing and changes no enemy piece).
+    fn castle_safe(&mut self, game: &Game<B>, i: usize, us: usize) -> bool {
+        let c = &game.castles[us][i];
+        let (kf, rf, kt, rt) = (c.king_from as usize, c.rook_from as usize, c.king_to as usize, c.rook_to as usize);
+        let (king, rook) = (self.board[kf], self.board[rf]);
+        let occupied = self.occupied;
+        for cell in [kf, rf] {
+            self.board[cell] = 0;
+            self.occupied.remove(cell);
+        }
+        self.board[kt] = king;
+        self.board[rt] = rook;
+        self.occupied.insert(kt);
+        self.occupied.insert(rt);
+        let safe = !self.attacked_by_enemy(game, kt, us);
+        self.board[kt] = 0;
+        self.board[rt] = 0;
+        self.board[kf] = king;
+        self.board[rf] = rook;
+        self.occupied = occupied;
+        safe
+    }
+
+    /// How many of `targets` the piece on `from` would stand unattacked on (see
+    /// [`Position::safe_destination`]), the piece lifted once for all.
+    fn safe_destinations(&mut self, game: &Game<B>, from: usize, targets: B, us: usize) -> u32 {
+        if targets.is_empty() {
+            return 0;
+        }
+        let code = self.board[from];
+        self.board[from] = 0;
+        self.occupied.remove(from);
+        let safe = targets.iter().filter(|&to| !self.attacked_by_enemy(game, to, us)).count() as u32;
         self.occupied.insert(from);
         self.board[from] = code;
         safe
@@ -403,27 +537,13 @@ impl<B: CellSet> Position<B> {
         safe
     }
 
-    /// Appends the legal moves of the side to move to `out`.
-    pub fn legal_moves(&mut self, game: &Game<B>, out: &mut Vec<Move>) {
-        let start = out.len();
+    /// What legality needs to know of the position, computed once per generation; `None` when
+    /// the side to move has no royal piece (every pseudo-legal move is legal).
+    fn legality(&mut self, game: &Game<B>) -> Option<Legality<B>> {
         let us = self.to_move;
-        // A game over by a bare royal has no moves.
-        if game.tables.rules.bare.is_some() && self.bare_side(game).is_some() {
-            return;
-        }
-        if game.stacks {
-            if self.crown_moves(game, out) {
-                self.keep_legal_by_playing(game, out, start);
-                return;
-            }
-            // Crowning moves (and, below, moves off stacks) are judged by playing them.
-            self.pseudo_moves(game, out);
-        } else {
-            self.pseudo_moves(game, out);
-        }
         let royals = self.royals(game, us);
         if royals.is_empty() {
-            return;
+            return None;
         }
         let in_check = royals.iter().any(|r| self.attacked_by_enemy(game, r, us));
         // With one royal piece, a plain move of it is legal iff its destination is not attacked
@@ -441,47 +561,164 @@ impl<B: CellSet> Position<B> {
         // A move off a stack leaves its cell occupied, so it uncovers no line: unless the hidden
         // piece is royal (then the cell is in `royals`), it is judged as any unpinned move.
         let suspect = pins.as_ref().map(|p| p.pinned.or(royals));
-        let royal_path = game.tables.rules.royal_path_unattacked;
+        Some(Legality { royals, in_check, lone_royal, stops, pins, suspect })
+    }
+
+    /// Whether the pseudo-legal `mv` is legal, as `l` (this position's) judges it.
+    fn is_legal(&mut self, game: &Game<B>, l: &Legality<B>, mv: Move) -> bool {
+        let us = self.to_move;
+        let test = match l.suspect {
+            None => true,
+            Some(s) => s.has(mv.from as usize) || !matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget),
+        };
+        let from = mv.from as usize;
+        if !test {
+            l.stops.is_none_or(|s| s.has(mv.to as usize))
+        } else if game.stacks && (self.stacked.has(from) || mv.kind == MoveKind::Crown) {
+            // The cell stays occupied when its top piece leaves (the hidden one is
+            // uncovered, and may be royal): judged by playing the move.
+            self.legal_by_playing(game, mv, us)
+        } else if game.tables.rules.royal_path_unattacked
+            && mv.kind == MoveKind::Normal
+            && l.royals.has(from)
+            && !self.royal_path_safe(game, from, mv.to as usize, us)
+        {
+            false
+        } else if mv.kind == MoveKind::Stationary {
+            !l.in_check
+        } else if mv.kind == MoveKind::Castle && l.lone_royal == Some(from) {
+            self.castle_safe(game, mv.aux as usize, us)
+        } else if l.lone_royal == Some(from) && mv.kind == MoveKind::Normal && mv.promotion == NO_PROMOTION {
+            self.safe_destination(game, from, mv.to as usize, us)
+        } else if let Some(allowed) = l
+            .pins
+            .as_ref()
+            .filter(|_| matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget) && !l.royals.has(from))
+            .and_then(|p| p.allowed(from))
+        {
+            // A pinned piece stays legal exactly on its pin lines (and, in check, where it
+            // stops the check).
+            allowed.has(mv.to as usize) && l.stops.is_none_or(|s| s.has(mv.to as usize))
+        } else {
+            self.legal_by_playing(game, mv, us)
+        }
+    }
+
+    /// Keeps the moves of `out` from `start` on that are legal.
+    fn keep_legal(&mut self, game: &Game<B>, l: &Legality<B>, out: &mut Vec<Move>, start: usize) {
         let mut i = start;
         while i < out.len() {
-            let mv = out[i];
-            let test = match suspect {
-                None => true,
-                Some(s) => s.has(mv.from as usize) || !matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget),
-            };
-            let from = mv.from as usize;
-            let legal = if !test {
-                stops.is_none_or(|s| s.has(mv.to as usize))
-            } else if game.stacks && (self.stacked.has(from) || mv.kind == MoveKind::Crown) {
-                // The cell stays occupied when its top piece leaves (the hidden one is
-                // uncovered, and may be royal): judged by playing the move.
-                self.legal_by_playing(game, mv, us)
-            } else if royal_path
-                && mv.kind == MoveKind::Normal
-                && royals.has(from)
-                && !self.royal_path_safe(game, from, mv.to as usize, us)
-            {
-                false
-            } else if mv.kind == MoveKind::Stationary {
-                !in_check
-            } else if lone_royal == Some(mv.from as usize) && mv.kind == MoveKind::Normal && mv.promotion == NO_PROMOTION {
-                self.safe_destination(game, mv.from as usize, mv.to as usize, us)
-            } else if let Some(allowed) = pins
-                .as_ref()
-                .filter(|_| matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget) && !royals.has(mv.from as usize))
-                .and_then(|p| p.allowed(mv.from as usize))
-            {
-                // A pinned piece stays legal exactly on its pin lines (and, in check, where it
-                // stops the check).
-                allowed.has(mv.to as usize) && stops.is_none_or(|s| s.has(mv.to as usize))
-            } else {
-                self.legal_by_playing(game, mv, us)
-            };
-            if legal {
+            if self.is_legal(game, l, out[i]) {
                 i += 1;
             } else {
                 out.swap_remove(i);
             }
         }
     }
+
+    /// Appends the legal moves of the side to move to `out`.
+    pub fn legal_moves(&mut self, game: &Game<B>, out: &mut Vec<Move>) {
+        let start = out.len();
+        // A game over by a bare royal has no moves.
+        if game.tables.rules.bare.is_some() && self.bare_side(game).is_some() {
+            return;
+        }
+        if game.stacks && self.crown_moves(game, out) {
+            self.keep_legal_by_playing(game, out, start);
+            return;
+        }
+        // Crowning moves (and moves off stacks) are judged by playing them.
+        self.pseudo_moves(game, out);
+        if let Some(l) = self.legality(game) {
+            self.keep_legal(game, &l, out, start);
+        }
+    }
+
+    /// The number of legal moves of the side to move (what [`Position::legal_moves`] would
+    /// append): the moves of a piece that legality judges by set (neither royal nor pinned) are
+    /// counted by the size of its destination set, the others listed in `scratch` and judged one
+    /// by one. Games with winding rules or `royal-path unattacked` list every move.
+    pub fn count_legal(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> u64 {
+        scratch.clear();
+        if game.winding || game.tables.rules.royal_path_unattacked {
+            self.legal_moves(game, scratch);
+            return scratch.len() as u64;
+        }
+        // As in `legal_moves`: no moves once a side is bare; crowning moves judged by playing.
+        if game.tables.rules.bare.is_some() && self.bare_side(game).is_some() {
+            return 0;
+        }
+        if game.stacks && self.crown_moves(game, scratch) {
+            self.keep_legal_by_playing(game, scratch, 0);
+            return scratch.len() as u64;
+        }
+        let l = self.legality(game);
+        let us = self.to_move;
+        // The pieces whose moves are judged one by one (the others by set), and the cells a
+        // piece judged by set may go to: all, or in check those that stop it.
+        let (one_by_one, stops, lone_royal) = match &l {
+            None => (B::default(), None, None),
+            Some(l) => (l.suspect.unwrap_or(self.by_side[us]), l.stops, l.lone_royal),
+        };
+        let (enemy, enemy_unroyal) = self.targets(game);
+        let mut n = 0u64;
+        // Kind by kind, so that what depends on the kind is looked up once.
+        for ck in us * game.kinds..(us + 1) * game.kinds {
+            let pieces = self.by_ck[ck];
+            if pieces.is_empty() {
+                continue;
+            }
+            let enemy = if game.any_no_check && game.no_check[ck] { enemy_unroyal } else { enemy };
+            let promotion = game.promotion[ck].as_ref();
+            for from in pieces.iter() {
+                let by_set = !one_by_one.has(from);
+                let (targets, sets_ep, stationary) = self.piece_moves(game, ck, from, enemy, !by_set, scratch);
+                if by_set {
+                    // A move that sets en-passant cells is a move of its own, even to a cell
+                    // another ray of the piece reaches.
+                    for t in [targets, sets_ep] {
+                        if t.is_empty() {
+                            continue;
+                        }
+                        let t = stops.map_or(t, |s| t.and(s));
+                        n += t.count() as u64;
+                        if let Some(p) = promotion.filter(|p| p.zone.intersects(t)) {
+                            let promoting = t.and(p.zone).count() as u64;
+                            n = n - promoting + promoting * p.choices.len() as u64;
+                        }
+                    }
+                } else if lone_royal == Some(from) && promotion.is_none() {
+                    // The lone royal piece: each plain move is legal iff its destination is safe.
+                    n += self.safe_destinations(game, from, targets, us) as u64;
+                } else {
+                    for to in targets.iter() {
+                        self.push(game, ck, from, to, MoveKind::Normal, 0, scratch);
+                    }
+                }
+                if stationary {
+                    scratch.push(Move { from: from as u16, to: from as u16, kind: MoveKind::Stationary, promotion: NO_PROMOTION, aux: 0 });
+                }
+            }
+        }
+        // The royal piece's own cell is known to be safe when it is not in check.
+        let unattacked = l.as_ref().and_then(|l| l.lone_royal.filter(|_| !l.in_check));
+        self.castling_moves(game, unattacked, scratch);
+        if let Some(l) = &l {
+            self.keep_legal(game, l, scratch, 0);
+        }
+        n + scratch.len() as u64
+    }
 }
+
+/// What legality needs to know of one position (see [`Position::legality`]).
+struct Legality<B> {
+    royals: B,
+    in_check: bool,
+    lone_royal: Option<usize>,
+    /// In check with one royal piece: the cells that stop every check.
+    stops: Option<B>,
+    pins: Option<Pins<B>>,
+    /// The pieces whose moves are judged one by one (pinned and royal pieces); `None`: all.
+    suspect: Option<B>,
+}
+

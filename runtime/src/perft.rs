@@ -2,26 +2,44 @@
 //!
 //! One move buffer per ply, allocated the first time the count gets that deep (a deep count of a
 //! finished game allocates nothing), then reused; the last ply is counted in bulk (the number of
-//! legal moves) instead of being played. Depths are capped at [`MAX_DEPTH`] by the callers that
+//! legal moves, [`Position::count_legal`], mostly by the sizes of destination sets) instead of
+//! being played. Depths are capped at [`MAX_DEPTH`] by the callers that
 //! take them from users ([`crate::Engine`]).
+//!
+//! Two extras, for speed only: [`count_parallel`] splits the moves of the root over threads (each
+//! with its own copy of the position), and a [`PerftTable`] remembers the counts of positions
+//! already counted (transpositions), shared by the threads without locks.
 
 use crate::bits::CellSet;
 use crate::game::Game;
 use crate::position::{Move, Position};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// The deepest perft (and search) the engine accepts from a user: far beyond what can finish, and
 /// shallow enough that the recursion's stack stays small.
 pub const MAX_DEPTH: usize = 64;
 
-/// Reusable move buffers, one per ply reached so far.
+/// The most threads a parallel perft uses.
+pub const MAX_THREADS: usize = 256;
+
+/// The largest perft table, in MiB.
+pub const MAX_TABLE_MB: usize = 65_536;
+
+/// Reusable move buffers, one per ply reached so far, and the table, if any.
 #[derive(Default)]
-pub struct Perft {
+pub struct Perft<'t> {
     buffers: Vec<Vec<Move>>,
+    table: Option<&'t PerftTable>,
 }
 
-impl Perft {
-    pub fn new() -> Perft {
+impl<'t> Perft<'t> {
+    pub fn new() -> Perft<'t> {
         Perft::default()
+    }
+
+    /// A perft that looks counts up in `table` and stores them there.
+    pub fn with_table(table: Option<&'t PerftTable>) -> Perft<'t> {
+        Perft { buffers: Vec::new(), table }
     }
 
     /// Leaf nodes at `depth` plies below `pos`.
@@ -33,15 +51,26 @@ impl Perft {
     }
 
     fn recurse<B: CellSet>(&mut self, game: &Game<B>, pos: &mut Position<B>, depth: usize, ply: usize) -> u64 {
+        // Counts one ply deep cost less to make than to look up.
+        let key = match self.table {
+            Some(t) if depth >= 2 => {
+                let key = PerftTable::key(pos, depth);
+                if let Some(n) = t.probe(key) {
+                    return n;
+                }
+                Some(key)
+            }
+            _ => None,
+        };
         if self.buffers.len() <= ply {
             self.buffers.push(Vec::with_capacity(256));
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
-        pos.legal_moves(game, &mut moves);
         let nodes = if depth == 1 {
-            moves.len() as u64
+            pos.count_legal(game, &mut moves)
         } else {
+            pos.legal_moves(game, &mut moves);
             let mut n = 0;
             for &mv in &moves {
                 let undo = pos.make(game, mv);
@@ -51,6 +80,9 @@ impl Perft {
             n
         };
         self.buffers[ply] = moves;
+        if let (Some(t), Some(key)) = (self.table, key) {
+            t.store(key, nodes);
+        }
         nodes
     }
 
@@ -67,5 +99,105 @@ impl Perft {
                 (mv, n)
             })
             .collect()
+    }
+}
+
+/// Leaf counts below each legal move of `pos`, the moves shared out over `threads` threads (each
+/// takes the next uncounted move and counts it on its own copy of the position).
+pub fn divide_parallel<B: CellSet>(
+    game: &Game<B>,
+    pos: &Position<B>,
+    depth: usize,
+    threads: usize,
+    table: Option<&PerftTable>,
+) -> Vec<(Move, u64)> {
+    let mut root = pos.clone();
+    let mut moves = Vec::new();
+    root.legal_moves(game, &mut moves);
+    let counts: Vec<AtomicU64> = moves.iter().map(|_| AtomicU64::new(0)).collect();
+    let next = AtomicUsize::new(0);
+    let threads = threads.clamp(1, MAX_THREADS).min(moves.len().max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let mut pos = pos.clone();
+                let mut perft = Perft::with_table(table);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&mv) = moves.get(i) else { break };
+                    let undo = pos.make(game, mv);
+                    counts[i].store(perft.count(game, &mut pos, depth.saturating_sub(1)), Ordering::Relaxed);
+                    pos.unmake(game, &undo);
+                }
+            });
+        }
+    });
+    moves.into_iter().zip(counts).map(|(m, n)| (m, n.into_inner())).collect()
+}
+
+/// Leaf nodes at `depth` plies below `pos`, over `threads` threads (see [`divide_parallel`]).
+pub fn count_parallel<B: CellSet>(game: &Game<B>, pos: &Position<B>, depth: usize, threads: usize, table: Option<&PerftTable>) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if threads <= 1 {
+        return Perft::with_table(table).count(game, &mut pos.clone(), depth);
+    }
+    divide_parallel(game, pos, depth, threads, table).iter().map(|(_, n)| n).sum()
+}
+
+/// A table of perft counts by position and depth: a fixed number of slots (the memory is taken
+/// once, at creation), each holding the last count stored there. Keys are the position's 64-bit
+/// hash mixed with the depth, so two positions that differ but hash alike (vanishingly rare)
+/// would share a count. Threads share it without locks: a slot holds the key XOR the count next
+/// to the count, so a slot torn by two writers never matches.
+pub struct PerftTable {
+    slots: Vec<[AtomicU64; 2]>,
+}
+
+impl PerftTable {
+    /// A table of at most `megabytes` MiB (a power of two slots of 16 bytes; at least one), or
+    /// `None` when the memory cannot be had.
+    pub fn new(megabytes: usize) -> Option<PerftTable> {
+        let bytes = megabytes.min(MAX_TABLE_MB) << 20;
+        let mut len = 1usize;
+        while len * 2 * 16 <= bytes {
+            len *= 2;
+        }
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(len).ok()?;
+        slots.extend((0..len).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]));
+        Some(PerftTable { slots })
+    }
+
+    /// The key of `pos` counted to `depth`: the position hash, the en-passant victim (the hash
+    /// covers the en-passant cells but not which piece would be taken) and the depth.
+    fn key<B: CellSet>(pos: &Position<B>, depth: usize) -> u64 {
+        let mut k = pos.hash ^ (depth as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        if !pos.ep_cells.is_empty() {
+            k ^= (pos.ep_victim as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        }
+        k
+    }
+
+    fn slot(&self, key: u64) -> &[AtomicU64; 2] {
+        &self.slots[(key as usize) & (self.slots.len() - 1)]
+    }
+
+    fn probe(&self, key: u64) -> Option<u64> {
+        let [check, nodes] = self.slot(key);
+        let nodes = nodes.load(Ordering::Relaxed);
+        (check.load(Ordering::Relaxed) ^ nodes == key && key != 0).then_some(nodes)
+    }
+
+    fn store(&self, key: u64, nodes: u64) {
+        let [check, n] = self.slot(key);
+        check.store(key ^ nodes, Ordering::Relaxed);
+        n.store(nodes, Ordering::Relaxed);
+    }
+
+    /// The table's size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * 16
     }
 }

@@ -66,6 +66,8 @@ pub struct Position<B> {
     pub by_ck: Vec<B>,
     /// Per side.
     pub by_side: Vec<B>,
+    /// Per side: its pieces that attack along lines (kept with `by_ck`, for attack tests).
+    pub line_pieces: Vec<B>,
     pub occupied: B,
     /// Cells whose piece has not moved since the start (castling rights, `initial` rules).
     pub virgin: B,
@@ -124,6 +126,7 @@ impl<B: CellSet> Position<B> {
             board: vec![0; game.cells],
             by_ck: vec![B::default(); game.sides * game.kinds],
             by_side: vec![B::default(); game.sides],
+            line_pieces: vec![B::default(); game.sides],
             occupied: B::default(),
             virgin: B::default(),
             ep_cells: B::default(),
@@ -285,7 +288,7 @@ impl<B: CellSet> Position<B> {
     /// Side owning the piece on `cell` (which must be occupied).
     #[inline(always)]
     pub fn side_at(&self, game: &Game<B>, cell: usize) -> usize {
-        (self.board[cell] as usize - 1) / game.kinds
+        game.side_of[(self.board[cell] as usize - 1) & 63] as usize
     }
 
     #[inline(always)]
@@ -306,7 +309,11 @@ impl<B: CellSet> Position<B> {
     fn place(&mut self, game: &Game<B>, cell: usize, ck: usize) {
         self.board[cell] = ck as u8 + 1;
         self.by_ck[ck].insert(cell);
-        self.by_side[ck / game.kinds].insert(cell);
+        let side = game.side_of[ck & 63] as usize;
+        self.by_side[side].insert(cell);
+        if game.line_ck_mask >> (ck & 63) & 1 != 0 {
+            self.line_pieces[side].insert(cell);
+        }
         self.occupied.insert(cell);
     }
 
@@ -317,7 +324,11 @@ impl<B: CellSet> Position<B> {
         let ck = code as usize - 1;
         self.board[cell] = 0;
         self.by_ck[ck].remove(cell);
-        self.by_side[ck / game.kinds].remove(cell);
+        let side = game.side_of[ck & 63] as usize;
+        self.by_side[side].remove(cell);
+        if game.line_ck_mask >> (ck & 63) & 1 != 0 {
+            self.line_pieces[side].remove(cell);
+        }
         self.occupied.remove(cell);
         code
     }
@@ -378,11 +389,8 @@ impl<B: CellSet> Position<B> {
     #[inline(always)]
     pub fn royals(&self, game: &Game<B>, side: usize) -> B {
         let mut r = B::default();
-        for k in 0..game.kinds {
-            let ck = side * game.kinds + k;
-            if game.royal[ck] {
-                r = r.or(self.by_ck[ck]);
-            }
+        for &ck in &game.royal_cks[side] {
+            r = r.or(self.by_ck[ck as usize]);
         }
         if game.stacks {
             for c in self.stacked.iter() {
@@ -424,25 +432,32 @@ impl<B: CellSet> Position<B> {
     #[inline]
     pub fn attacked_by(&self, game: &Game<B>, target: usize, side: usize) -> bool {
         let di = target * game.sides + side;
-        for &(ck, set) in &game.direct[game.direct_index[di] as usize..game.direct_index[di + 1] as usize] {
-            if self.by_ck[ck as usize].intersects(set) {
-                return true;
+        if self.by_side[side].intersects(game.direct_reach[di]) {
+            for &(ck, set) in &game.direct[game.direct_index[di] as usize..game.direct_index[di + 1] as usize] {
+                if self.by_ck[ck as usize].intersects(set) {
+                    return true;
+                }
             }
         }
         if game.winding && self.wound_by(game, target, side) {
             return true;
         }
-        let mut sliders = B::default();
-        for &ck in &game.line_cks[side] {
-            sliders = sliders.or(self.by_ck[ck as usize]);
-        }
-        if sliders.is_empty() {
+        let sliders = self.line_pieces[side];
+        if !sliders.intersects(game.line_reach[target]) {
             return false;
         }
         let ours = game.side_cks[side];
         let lines = &game.lines[game.line_index[target] as usize..game.line_index[target + 1] as usize];
         for line in lines {
             if !line.set.intersects(sliders) {
+                continue;
+            }
+            if let Some(uniform) = line.uniform {
+                if let Some(b) = game.first_occupied(line.segments, self.occupied) {
+                    if ((Game::<B>::mask_on(line, uniform, b) & ours) >> (self.board[b] - 1)) & 1 != 0 {
+                        return true;
+                    }
+                }
                 continue;
             }
             for (i, &c) in game.cells_of(line.cells).iter().enumerate() {
@@ -619,7 +634,13 @@ impl<B: CellSet> Position<B> {
             self.hash ^= self.castle_key(game, undo.virgin) ^ self.castle_key(game, self.virgin);
         }
         self.halfmove = if reset { 0 } else { self.halfmove.saturating_add(1) };
-        let (next, wrapped) = if self.out == 0 { ((us + 1) % game.sides, us + 1 == game.sides) } else { self.next_live(game, us) };
+        let (next, wrapped) = if self.out != 0 {
+            self.next_live(game, us)
+        } else if us + 1 == game.sides {
+            (0, true)
+        } else {
+            (us + 1, false)
+        };
         if wrapped {
             self.fullmove = self.fullmove.saturating_add(1);
         }

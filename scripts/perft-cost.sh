@@ -1,0 +1,53 @@
+#!/bin/sh
+# Instructions per perft leaf of every example board, against orthodox at the same depth
+# (docs/performance.md). Counts instructions with valgrind's callgrind, which gives the same
+# figure whatever else the machine runs; a leaf costs (instructions at depth N - at depth 0) /
+# leaves. Each board is counted at the deepest depth up to 5 whose perft stays under LEAVES
+# leaves (default 3 000 000).
+#
+#   scripts/perft-cost.sh [ORBIS] [FILES...]    # ORBIS: the orbis binary (default target/release/orbis)
+set -eu
+orbis=${1:-${CARGO_TARGET_DIR:-target}/release/orbis}
+[ $# -gt 0 ] && shift
+leaves_max=${LEAVES:-3000000}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+if [ $# -eq 0 ]; then
+    set -- examples/orthodox.orbis $(find examples tests/polygon -name '*.orbis' -not -path '*/invalid/*' -not -path '*/lib/*' -not -path 'examples/boards/*' -not -name orthodox.orbis | sort)
+fi
+
+instructions() { # tables depth
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$orbis" perft "$1" --depth "$2" 2>&1 >/dev/null |
+        sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+nodes() { # tables depth
+    "$orbis" perft "$1" --depth "$2" | sed -n 's/^nodes //p'
+}
+per_leaf() { # tables depth -> instructions per leaf
+    n=$(nodes "$1" "$2")
+    a=$(instructions "$1" "$2")
+    b=$(instructions "$1" 0)
+    echo "$n $(( (a - b) / n ))"
+}
+
+"$orbis" compile examples/orthodox.orbis -o "$work/orthodox.orbt" >/dev/null
+printf '%-52s %5s %10s %8s %6s\n' variant depth leaves instr/leaf cost
+for f in "$@"; do
+    t="$work/$(echo "$f" | tr / _).orbt"
+    "$orbis" compile "$f" -o "$t" >/dev/null
+    d=1
+    while [ $d -lt 5 ]; do
+        n=$(nodes "$t" $((d + 1)))
+        [ "$n" -gt "$leaves_max" ] && break
+        d=$((d + 1))
+    done
+    set -- $(per_leaf "$t" $d)
+    leaves=$1 cost=$2
+    eval "ortho=\${ortho_$d:-}"
+    if [ -z "$ortho" ]; then
+        set -- $(per_leaf "$work/orthodox.orbt" $d)
+        ortho=$2
+        eval "ortho_$d=$ortho"
+    fi
+    printf '%-52s %5s %10s %8s %5s.%02dx\n' "$f" $d "$leaves" "$cost" $((cost / ortho)) $(( (cost * 100 / ortho) % 100 ))
+done
