@@ -93,6 +93,14 @@ fn webball_suite() {
     assert!(checked >= 5, "only {checked} counts checked");
 }
 
+/// The variants of examples/fairy/ against Fairy-Stockfish's published counts (sources in the
+/// suite file).
+#[test]
+fn fairy_suite() {
+    let checked = check_suite("tests/perft/fairy.txt");
+    assert!(checked >= 25, "only {checked} counts checked");
+}
+
 /// The two-player 8x8 cube's perft 5, the one count of the suite above the node budget that the
 /// issue asks to test (about 10 s).
 #[test]

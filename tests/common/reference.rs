@@ -585,8 +585,8 @@ fn read_piece<'a>(v: &Variant, text: &'a str) -> (usize, &'a str) {
     }
 }
 
-/// A position from the general notation's `turn=`, side, `hand=` and `out=` fields (no en
-/// passant, no unmoved pieces): for cross-checks from given positions.
+/// A position from the general notation's `turn=`, side, `hand=`, `out=` and `virgin=` fields (no
+/// en passant): for cross-checks from given positions.
 #[allow(dead_code)]
 pub fn from_general(v: &Variant, text: &str) -> RefPos {
     let mut p = empty(v);
@@ -612,6 +612,12 @@ pub fn from_general(v: &Variant, text: &str) -> RefPos {
                             .expect("a held piece")
                     }));
                     p.hand[s].sort_unstable();
+                }
+            }
+            "virgin" => {
+                for name in value.split(',').filter(|n| !n.is_empty()) {
+                    let c = v.board.cells.iter().position(|cell| cell.name == name).expect("cell");
+                    p.virgin[c] = true;
                 }
             }
             "clock" | "move" => {}
