@@ -9,6 +9,7 @@
 use std::collections::{HashMap, HashSet};
 
 mod board;
+mod cells;
 mod pieces;
 mod polygons;
 mod sides;

@@ -28,6 +28,13 @@ pub struct Name {
     pub span: Span,
 }
 
+impl Name {
+    /// The corners of a rectangle of cells, `A..B`, written in a list of cells.
+    pub fn range(&self) -> Option<(&str, &str)> {
+        self.text.split_once("..")
+    }
+}
+
 /// An integer literal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Int {

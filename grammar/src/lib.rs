@@ -287,6 +287,7 @@ fn describe_rule(rule: Rule) -> &'static str {
         Rule::modifier => "a modifier (`move-only`, `capture-only`, `initial`, `leap`, `en-passant-target`, `en-passant`, `across-transit`)",
         Rule::dirs => "a heading, group, `all` or `forward`",
         Rule::dir_set => "`{ HEADING ... }`",
+        Rule::cell_range => "a range of cells (`a1..h2`)",
         Rule::symbol => "a piece symbol (one upper-case letter)",
         Rule::setup_group => "a piece symbol followed by cells",
         Rule::outcome => "`draw`, `win` or `loss`",
@@ -322,6 +323,11 @@ thread_local! {
 }
 
 fn name_of(pair: &Pair<Rule>) -> Name {
+    if pair.as_rule() == Rule::cell_range {
+        // A rectangle of cells travels as one name, `A..B` (see `Name::range`).
+        let ends: Vec<String> = pair.clone().into_inner().filter(|p| p.as_rule() == Rule::ident).map(|p| p.as_str().to_string()).collect();
+        return Name { text: ends.join(".."), span: span_of(pair) };
+    }
     Name { text: pair.as_str().to_string(), span: span_of(pair) }
 }
 

@@ -347,36 +347,38 @@ impl Frontend {
                         );
                         setup_complete &= piece.is_some();
                         for cell_name in cells {
-                            let Some(cell) = self.cell(cell_name, &board.cells_by_name, board.cells_complete, " on this board") else {
+                            let Some(found) = self.cell_item(cell_name, board, " on this board") else {
                                 setup_complete = false;
                                 continue;
                             };
-                            // A merged cell is named by its own name, whichever name was written.
-                            let own = board.board.cells[cell].name.clone();
-                            let written = if own == cell_name.text { String::new() } else { format!(" (written `{}`)", cell_name.text) };
-                            if board.board.cells[cell].transit {
-                                let label = self.primary(cell_name.span, "a transit cell");
-                                self.error(format!("`{own}` is a transit cell: no piece can stand there"), vec![label], vec![
-                                    "note: pieces cross transit cells but never stop on them".into(),
-                                ]);
-                                continue;
-                            }
-                            if let Some(first) = occupied.get(&cell) {
-                                let labels = vec![
-                                    self.primary(cell_name.span, format!("a second piece on `{own}`{written}")),
-                                    self.secondary(*first, "first placed here"),
-                                ];
-                                let mut notes = Vec::new();
-                                let names: Vec<&str> = board.board.aliases.iter().filter(|a| a.cell == cell).map(|a| a.name.as_str()).collect();
-                                if !names.is_empty() {
-                                    notes.push(format!("note: `{own}` is also named {} (`identify`)", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")));
+                            for cell in found {
+                                // A merged cell is named by its own name, whichever name was written.
+                                let own = board.board.cells[cell].name.clone();
+                                let written = if own == cell_name.text || cell_name.range().is_some() { String::new() } else { format!(" (written `{}`)", cell_name.text) };
+                                if board.board.cells[cell].transit {
+                                    let label = self.primary(cell_name.span, "a transit cell");
+                                    self.error(format!("`{own}` is a transit cell: no piece can stand there"), vec![label], vec![
+                                        "note: pieces cross transit cells but never stop on them".into(),
+                                    ]);
+                                    continue;
                                 }
-                                self.error(format!("two pieces on `{own}`"), labels, notes);
-                                continue;
-                            }
-                            occupied.insert(cell, cell_name.span);
-                            if let Some(p) = piece {
-                                setup.push((cell, p));
+                                if let Some(first) = occupied.get(&cell) {
+                                    let labels = vec![
+                                        self.primary(cell_name.span, format!("a second piece on `{own}`{written}")),
+                                        self.secondary(*first, "first placed here"),
+                                    ];
+                                    let mut notes = Vec::new();
+                                    let names: Vec<&str> = board.board.aliases.iter().filter(|a| a.cell == cell).map(|a| a.name.as_str()).collect();
+                                    if !names.is_empty() {
+                                        notes.push(format!("note: `{own}` is also named {} (`identify`)", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")));
+                                    }
+                                    self.error(format!("two pieces on `{own}`"), labels, notes);
+                                    continue;
+                                }
+                                occupied.insert(cell, cell_name.span);
+                                if let Some(p) = piece {
+                                    setup.push((cell, p));
+                                }
                             }
                         }
                     }
@@ -541,42 +543,39 @@ impl Frontend {
                             ),
                         );
                         for cell_name in cells {
-                            let Some(cell) = self.cell(
-                                cell_name,
-                                &board.cells_by_name,
-                                board.cells_complete,
-                                " on this board",
-                            ) else {
+                            let Some(found) = self.cell_item(cell_name, board, " on this board") else {
                                 continue;
                             };
-                            let own = &board.board.cells[cell].name;
-                            if !setup.iter().any(|&(c, _)| c == cell) {
-                                let label =
-                                    self.primary(cell_name.span, "no piece of the side beneath");
-                                self.error(format!("nothing to stand on at `{own}`"), vec![label], vec![format!(
-                                    "note: `atop` puts a piece on top of one of the side's own setup pieces; `{own}` holds none"
-                                )]);
-                                continue;
-                            }
-                            if atop.iter().any(|&(c, _)| c == cell) {
-                                let label = self.primary(cell_name.span, "a third piece");
-                                self.error(
-                                    format!("two pieces atop `{own}`"),
-                                    vec![label],
-                                    vec!["note: stacks hold two pieces".into()],
-                                );
-                                continue;
-                            }
-                            if let Some(p) = piece {
-                                if !pieces[p].crowns.is_empty() {
+                            for cell in found {
+                                let own = &board.board.cells[cell].name;
+                                if !setup.iter().any(|&(c, _)| c == cell) {
                                     let label =
-                                        self.primary(symbol.span, "carried by other pieces");
-                                    self.error(format!("`{}` cannot stand atop a piece", symbol.text), vec![label], vec![
-                                        "help: put it in the side's `hand`: it enters by crowning a piece".into(),
-                                    ]);
+                                        self.primary(cell_name.span, "no piece of the side beneath");
+                                    self.error(format!("nothing to stand on at `{own}`"), vec![label], vec![format!(
+                                        "note: `atop` puts a piece on top of one of the side's own setup pieces; `{own}` holds none"
+                                    )]);
                                     continue;
                                 }
-                                atop.push((cell, p));
+                                if atop.iter().any(|&(c, _)| c == cell) {
+                                    let label = self.primary(cell_name.span, "a third piece");
+                                    self.error(
+                                        format!("two pieces atop `{own}`"),
+                                        vec![label],
+                                        vec!["note: stacks hold two pieces".into()],
+                                    );
+                                    continue;
+                                }
+                                if let Some(p) = piece {
+                                    if !pieces[p].crowns.is_empty() {
+                                        let label =
+                                            self.primary(symbol.span, "carried by other pieces");
+                                        self.error(format!("`{}` cannot stand atop a piece", symbol.text), vec![label], vec![
+                                            "help: put it in the side's `hand`: it enters by crowning a piece".into(),
+                                        ]);
+                                        continue;
+                                    }
+                                    atop.push((cell, p));
+                                }
                             }
                         }
                     }
@@ -790,8 +789,8 @@ impl Frontend {
                 let mut out = Vec::new();
                 let mut ok = true;
                 for c in cells {
-                    match self.cell(c, &board.cells_by_name, board.cells_complete, " on this board") {
-                        Some(id) => push_unique(&mut out, id),
+                    match self.cell_item(c, board, " on this board") {
+                        Some(found) => found.into_iter().for_each(|id| push_unique(&mut out, id)),
                         None => ok = false,
                     }
                 }
@@ -832,8 +831,8 @@ impl Frontend {
             match f {
                 ast::CastleField::King { from, to, .. } => king = cell(self, from).zip(cell(self, to)),
                 ast::CastleField::Rook { from, to, .. } => rook = cell(self, from).zip(cell(self, to)),
-                ast::CastleField::Empty { cells, .. } => empty = cells.iter().filter_map(|n| cell(self, n)).collect(),
-                ast::CastleField::Safe { cells, .. } => safe = cells.iter().filter_map(|n| cell(self, n)).collect(),
+                ast::CastleField::Empty { cells, .. } => empty = self.cell_list(cells, board, &context, &mut ok),
+                ast::CastleField::Safe { cells, .. } => safe = self.cell_list(cells, board, &context, &mut ok),
                 ast::CastleField::Fen { letter, .. } => {
                     fen = self.symbol(letter, "FEN castling letter");
                     ok &= fen.is_some();
