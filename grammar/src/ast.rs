@@ -453,6 +453,8 @@ pub enum SideStmt {
     /// `zone NAME ZONE`: a named set of cells of the side.
     Zone { span: Span, name: Name, zone: Zone },
     Setup(Setup),
+    /// `arrange CELLS { STEP, ... }`: pieces placed by the setup number.
+    Arrange(Arrange),
     /// `atop { ... }`: pieces on top of the setup's pieces.
     Atop(Setup),
     /// `hand { K }`: pieces off the board at the start.
@@ -578,11 +580,38 @@ pub struct Castle {
 
 #[derive(Debug, Clone)]
 pub enum CastleField {
-    King { span: Span, from: Name, to: Name },
-    Rook { span: Span, from: Name, to: Name },
-    Empty { span: Span, cells: Vec<Name> },
-    Safe { span: Span, cells: Vec<Name> },
+    /// `from` is `None` for `king -> CELL` (where the side's royal piece stands).
+    King { span: Span, from: Option<Name>, to: Name },
+    /// With `pick`, `from` is a piece symbol: its first or last piece in the setup.
+    Rook { span: Span, from: Name, pick: Option<Pick>, to: Name },
+    /// `between`: derived from the king's and rook's cells instead of listed.
+    Empty { span: Span, cells: Vec<Name>, between: bool },
+    Safe { span: Span, cells: Vec<Name>, between: bool },
     Fen { span: Span, letter: Name },
+}
+
+/// `first` or `last`: which of a side's pieces of one symbol, in cell order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pick {
+    First,
+    Last,
+}
+
+/// `arrange CELLS { STEP, ... }`.
+#[derive(Debug, Clone)]
+pub struct Arrange {
+    pub span: Span,
+    pub cells: Vec<Name>,
+    pub steps: Vec<ArrangeStep>,
+}
+
+/// One step of an arrangement: pieces (symbols), in order, on free cells of `on` (or of the
+/// arrangement).
+#[derive(Debug, Clone)]
+pub struct ArrangeStep {
+    pub span: Span,
+    pub pieces: Vec<Name>,
+    pub on: Option<Vec<Name>>,
 }
 
 // ---------------------------------------------------------------- rules
@@ -615,6 +644,8 @@ pub enum SettingKind {
     RoyalPath {
         unattacked: bool,
     },
+    /// `setup N`: the default setup number of the `arrange` statements.
+    Setup(Int),
 }
 
 /// `game-end`: what a side with no legal move means while three or more teams are in the game.
@@ -642,6 +673,7 @@ impl SettingKind {
             SettingKind::Eliminated(_) => "eliminated",
             SettingKind::Bare(_) => "bare",
             SettingKind::RoyalPath { .. } => "royal-path",
+            SettingKind::Setup(_) => "setup",
         }
     }
 }

@@ -258,6 +258,12 @@ fn describe_rule(rule: Rule) -> &'static str {
         Rule::kw_royal_path | Rule::royal_path => "`royal-path`",
         Rule::kw_wind | Rule::wind_rule => "`wind`",
         Rule::kw_within => "`within`",
+        Rule::kw_arrange | Rule::arrange => "`arrange`",
+        Rule::arrange_step => "pieces to arrange (`B on { b1 d1 }`, `N N`)",
+        Rule::kw_between | Rule::between => "`between`",
+        Rule::castle_pick => "a piece symbol and `first` or `last`",
+        Rule::pick => "`first` or `last`",
+        Rule::setup_number => "`setup`",
         Rule::royal_path_kind => "`unattacked` or `any`",
         Rule::kw_and => "`and`",
         Rule::kw_or => "`or`",
@@ -343,6 +349,8 @@ fn is_keyword(rule: Rule) -> bool {
     is_punctuation(rule) || matches!(
         rule,
         Rule::kw_variant
+            | Rule::kw_arrange
+            | Rule::kw_between
             | Rule::kw_library
             | Rule::kw_include
             | Rule::kw_for
@@ -1008,6 +1016,27 @@ fn build_side(pair: Pair<Rule>) -> Result<Side, SyntaxError> {
             }
             Rule::setup => SideStmt::Setup(build_setup(stmt)?),
             Rule::atop => SideStmt::Atop(build_setup(stmt)?),
+            Rule::arrange => {
+                let mut cells = Vec::new();
+                let mut steps = Vec::new();
+                for p in Children::of(stmt).rest() {
+                    if p.as_rule() != Rule::arrange_step {
+                        cells.push(name_of(&p));
+                        continue;
+                    }
+                    let step_span = span_of(&p);
+                    let mut pieces = Vec::new();
+                    let mut on = None;
+                    for q in Children::of(p).rest() {
+                        match q.as_rule() {
+                            Rule::dir_set => on = Some(Children::of(q).rest().map(|c| name_of(&c)).collect()),
+                            _ => pieces.push(name_of(&q)),
+                        }
+                    }
+                    steps.push(ArrangeStep { span: step_span, pieces, on });
+                }
+                SideStmt::Arrange(Arrange { span: sspan, cells, steps })
+            }
             Rule::hand => SideStmt::Hand {
                 span: sspan,
                 symbols: Children::of(stmt).rest().map(|p| name_of(&p)).collect(),
@@ -1034,18 +1063,36 @@ fn build_side(pair: Pair<Rule>) -> Result<Side, SyntaxError> {
                     let fspan = span_of(&f);
                     fields.push(match f.as_rule() {
                         Rule::castle_king => {
-                            let mut fc = Children::of(f);
-                            CastleField::King { span: fspan, from: fc.name()?, to: fc.name()? }
+                            let names: Vec<Name> = Children::of(f).rest().map(|p| name_of(&p)).collect();
+                            let (from, to) = match names.as_slice() {
+                                [to] => (None, to.clone()),
+                                [from, to] => (Some(from.clone()), to.clone()),
+                                _ => return Err(internal(fspan)),
+                            };
+                            CastleField::King { span: fspan, from, to }
                         }
                         Rule::castle_rook => {
                             let mut fc = Children::of(f);
-                            CastleField::Rook { span: fspan, from: fc.name()?, to: fc.name()? }
+                            let first = fc.next()?;
+                            let (from, pick) = if first.as_rule() == Rule::castle_pick {
+                                let mut pc = Children::of(first);
+                                let symbol = pc.name()?;
+                                let pick = if pc.next()?.as_str() == "last" { Pick::Last } else { Pick::First };
+                                (symbol, Some(pick))
+                            } else {
+                                (name_of(&first), None)
+                            };
+                            CastleField::Rook { span: fspan, from, pick, to: fc.name()? }
                         }
-                        Rule::castle_empty => {
-                            CastleField::Empty { span: fspan, cells: Children::of(f).rest().map(|p| name_of(&p)).collect() }
-                        }
-                        Rule::castle_safe => {
-                            CastleField::Safe { span: fspan, cells: Children::of(f).rest().map(|p| name_of(&p)).collect() }
+                        Rule::castle_empty | Rule::castle_safe => {
+                            let items: Vec<Pair<Rule>> = Children::of(f.clone()).rest().collect();
+                            let between = items.iter().any(|p| p.as_rule() == Rule::between);
+                            let cells = items.iter().filter(|p| p.as_rule() != Rule::between).map(name_of).collect();
+                            if f.as_rule() == Rule::castle_empty {
+                                CastleField::Empty { span: fspan, cells, between }
+                            } else {
+                                CastleField::Safe { span: fspan, cells, between }
+                            }
                         }
                         Rule::castle_fen => CastleField::Fen { span: fspan, letter: Children::of(f).name()? },
                         _ => return Err(internal(fspan)),
@@ -1178,6 +1225,7 @@ fn build_rules(pair: Pair<Rule>) -> Result<Rules, SyntaxError> {
             Rule::royal_path => SettingKind::RoyalPath {
                 unattacked: value.as_str() == "unattacked",
             },
+            Rule::setup_number => SettingKind::Setup(int_of(&value)?),
             _ => return Err(internal(sspan)),
         };
         settings.push(Setting { span: sspan, kind });

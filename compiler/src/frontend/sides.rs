@@ -421,8 +421,28 @@ impl Frontend {
                         continue;
                     }
                     castle_names.insert(&c.name.text, c.name.span);
-                    if let Some(castle) = self.castle(c, board) {
-                        castles.push((castle, c));
+                    castles.push(c);
+                }
+                ast::SideStmt::Arrange(a) => {
+                    setup_seen = true;
+                    let Some(placed) = self.arrange(a, ast_pieces, pieces, board) else {
+                        setup_complete = false;
+                        continue;
+                    };
+                    for (cell, piece, span) in placed {
+                        let own = board.board.cells[cell].name.clone();
+                        if board.board.cells[cell].transit {
+                            let label = self.primary(span, format!("`{own}` is a transit cell"));
+                            self.error(format!("`{own}` is a transit cell: no piece can stand there"), vec![label], vec![]);
+                            continue;
+                        }
+                        if let Some(first) = occupied.get(&cell) {
+                            let labels = vec![self.primary(span, format!("a second piece on `{own}`")), self.secondary(*first, "first placed here")];
+                            self.error(format!("two pieces on `{own}`"), labels, vec![]);
+                            continue;
+                        }
+                        occupied.insert(cell, span);
+                        setup.push((cell, piece));
                     }
                 }
             }
@@ -469,9 +489,10 @@ impl Frontend {
         // Castling must move this side's royal piece and another piece of it.
         let owner: HashMap<CellId, PieceId> = setup.iter().copied().collect();
         let mut model_castles = Vec::new();
-        for (castle, c) in castles {
+        for c in castles {
+            let Some(castle) = self.castle(c, board, &setup, pieces, setup_complete) else { continue };
             let king_span = c.fields.iter().find_map(|f| match f {
-                ast::CastleField::King { from, .. } => Some(from.span),
+                ast::CastleField::King { from, span, .. } => Some(from.as_ref().map_or(*span, |f| f.span)),
                 _ => None,
             });
             let rook_span = c.fields.iter().find_map(|f| match f {
@@ -799,67 +820,6 @@ impl Frontend {
         }
     }
 
-    pub(super) fn castle(&mut self, c: &ast::Castle, board: &BoardInfo) -> Option<model::Castle> {
-        let mut king = None;
-        let mut rook = None;
-        let mut empty = Vec::new();
-        let mut safe = Vec::new();
-        let mut fen = None;
-        let mut seen: HashMap<&'static str, Span> = HashMap::new();
-        let mut ok = true;
-        let context = format!(" on this board (castling rule `{}`)", c.name.text);
-        for f in &c.fields {
-            let (word, span) = match f {
-                ast::CastleField::King { span, .. } => ("king", *span),
-                ast::CastleField::Rook { span, .. } => ("rook", *span),
-                ast::CastleField::Empty { span, .. } => ("empty", *span),
-                ast::CastleField::Safe { span, .. } => ("safe", *span),
-                ast::CastleField::Fen { span, .. } => ("fen", *span),
-            };
-            if let Some(first) = seen.get(word) {
-                let labels = vec![self.primary(span, format!("a second `{word}`")), self.secondary(*first, "first here")];
-                self.error(format!("castling rule `{}` gives `{word}` twice", c.name.text), labels, vec![]);
-                ok = false;
-                continue;
-            }
-            seen.insert(word, span);
-            let mut cell = |fe: &mut Frontend, n: &ast::Name| {
-                let r = fe.cell(n, &board.cells_by_name, board.cells_complete, &context);
-                ok &= r.is_some();
-                r
-            };
-            match f {
-                ast::CastleField::King { from, to, .. } => king = cell(self, from).zip(cell(self, to)),
-                ast::CastleField::Rook { from, to, .. } => rook = cell(self, from).zip(cell(self, to)),
-                ast::CastleField::Empty { cells, .. } => empty = self.cell_list(cells, board, &context, &mut ok),
-                ast::CastleField::Safe { cells, .. } => safe = self.cell_list(cells, board, &context, &mut ok),
-                ast::CastleField::Fen { letter, .. } => {
-                    fen = self.symbol(letter, "FEN castling letter");
-                    ok &= fen.is_some();
-                }
-            }
-        }
-        for (word, example) in [("king", "king e1 -> g1"), ("rook", "rook h1 -> f1")] {
-            if !seen.contains_key(word) {
-                let label = self.primary(c.name.span, format!("no `{word}` move"));
-                self.error(format!("castling rule `{}` is missing `{word}`", c.name.text), vec![label], vec![format!("help: add e.g. `{example}`")]);
-                ok = false;
-            }
-        }
-        let ((king_from, king_to), (rook_from, rook_to)) = (king?, rook?);
-        if king_from == rook_from {
-            let label = self.primary(c.span, "the king and the rook start on the same cell");
-            self.error(format!("castling rule `{}` is impossible", c.name.text), vec![label], vec![]);
-            ok = false;
-        }
-        if king_to == rook_to {
-            let label = self.primary(c.span, "the king and the rook end on the same cell");
-            self.error(format!("castling rule `{}` is impossible", c.name.text), vec![label], vec![]);
-            ok = false;
-        }
-        ok.then_some(model::Castle { name: c.name.text.clone(), king_from, king_to, rook_from, rook_to, empty, safe, fen })
-    }
-
     // ------------------------------------------------------------ rules
 
     pub(super) fn rules(&mut self, block: Option<&ast::Rules>) -> model::Rules {
@@ -898,6 +858,12 @@ impl Frontend {
                 }
                 ast::SettingKind::RoyalPath { unattacked } => {
                     rules.royal_path_unattacked = unattacked
+                }
+                ast::SettingKind::Setup(n) => {
+                    if !(0..MAX_ARRANGEMENTS as i64).contains(&n.value) {
+                        let label = self.primary(n.span, "out of range");
+                        self.error(format!("setup number {} is out of range", n.value), vec![label], vec![format!("note: setup numbers are 0 to {}", MAX_ARRANGEMENTS - 1)]);
+                    }
                 }
                 ast::SettingKind::FiftyMove(n) => match u16::try_from(n.value) {
                     Ok(v) => rules.fifty_move = u32::from(v),
