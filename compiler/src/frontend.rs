@@ -299,7 +299,17 @@ impl Frontend {
         self.check_arrangement_ways();
         self.resolve_origins(&mut model_pieces, pending_on, &model_sides, &zones);
         self.crowned_pieces(&pieces, &mut model_pieces, &model_sides);
-        let rules = self.rules(rules_blocks.first().copied());
+        let mut rules = self.rules(rules_blocks.first().copied());
+        if let Some(block) = rules_blocks.first() {
+            for name in &block.extinction {
+                if let Some(p) = self.piece_ref(name, &pieces, &model_pieces, format!("unknown piece `{}` in `extinction`", name.text)) {
+                    if !rules.extinction.contains(&p) {
+                        rules.extinction.push(p);
+                    }
+                }
+            }
+            self.check_extinction(&rules.extinction, &model_pieces, &model_sides, block);
+        }
 
         let colored = model_sides.len().saturating_mul(model_pieces.len());
         if colored > MAX_COLORED_KINDS {

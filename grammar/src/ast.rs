@@ -466,6 +466,8 @@ pub enum SideStmt {
     Castle(Castle),
     /// `team NAME`.
     Team { span: Span, name: Name },
+    /// `reach PIECE ZONE`: the side wins when such a piece of it stands on the zone.
+    Reach { span: Span, piece: Name, zone: Zone },
 }
 
 /// What `forward` (or a `direction`) means for a side.
@@ -533,6 +535,10 @@ pub struct Promote {
     pub piece: Name,
     pub choices: Vec<Name>,
     pub zone: Zone,
+    /// `to captured ...`: only to a kind the side has fewer of on the board than it set up.
+    pub captured: bool,
+    /// `... optional`: the piece may also move into the zone without promoting.
+    pub optional: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -620,6 +626,8 @@ pub struct ArrangeStep {
 pub struct Rules {
     pub span: Span,
     pub settings: Vec<Setting>,
+    /// The pieces of the `extinction` setting, if any.
+    pub extinction: Vec<Name>,
 }
 
 #[derive(Debug, Clone)]
@@ -646,6 +654,10 @@ pub enum SettingKind {
     },
     /// `setup N`: the default setup number of the `arrange` statements.
     Setup(Int),
+    /// `check-limit N`: the side that has given N checks wins.
+    CheckLimit(Int),
+    /// `extinction ...`: the pieces (names or symbols) in `Rules::extinction`.
+    Extinction,
 }
 
 /// `game-end`: what a side with no legal move means while three or more teams are in the game.
@@ -674,6 +686,8 @@ impl SettingKind {
             SettingKind::Bare(_) => "bare",
             SettingKind::RoyalPath { .. } => "royal-path",
             SettingKind::Setup(_) => "setup",
+            SettingKind::CheckLimit(_) => "check-limit",
+            SettingKind::Extinction => "extinction",
         }
     }
 }

@@ -264,6 +264,11 @@ fn describe_rule(rule: Rule) -> &'static str {
         Rule::castle_pick => "a piece symbol and `first` or `last`",
         Rule::pick => "`first` or `last`",
         Rule::setup_number => "`setup`",
+        Rule::kw_reach | Rule::reach => "`reach`",
+        Rule::kw_captured | Rule::captured => "`captured`",
+        Rule::kw_optional | Rule::optional => "`optional`",
+        Rule::kw_check_limit | Rule::check_limit => "`check-limit`",
+        Rule::kw_extinction | Rule::extinction => "`extinction`",
         Rule::royal_path_kind => "`unattacked` or `any`",
         Rule::kw_and => "`and`",
         Rule::kw_or => "`or`",
@@ -350,6 +355,11 @@ fn is_keyword(rule: Rule) -> bool {
         rule,
         Rule::kw_variant
             | Rule::kw_arrange
+            | Rule::kw_reach
+            | Rule::kw_captured
+            | Rule::kw_optional
+            | Rule::kw_check_limit
+            | Rule::kw_extinction
             | Rule::kw_between
             | Rule::kw_library
             | Rule::kw_include
@@ -1046,14 +1056,17 @@ fn build_side(pair: Pair<Rule>) -> Result<Side, SyntaxError> {
                 let piece = pc.name()?;
                 let mut choices = Vec::new();
                 let mut zone = None;
+                let (mut captured, mut optional) = (false, false);
                 for p in pc.rest() {
                     match p.as_rule() {
                         Rule::ident => choices.push(name_of(&p)),
+                        Rule::captured => captured = true,
+                        Rule::optional => optional = true,
                         _ => zone = Some(build_zone(p)?),
                     }
                 }
                 let zone = zone.ok_or_else(|| internal(sspan))?;
-                SideStmt::Promote(Promote { span: sspan, piece, choices, zone })
+                SideStmt::Promote(Promote { span: sspan, piece, choices, zone, captured, optional })
             }
             Rule::castle => {
                 let mut cc = Children::of(stmt);
@@ -1101,6 +1114,11 @@ fn build_side(pair: Pair<Rule>) -> Result<Side, SyntaxError> {
                 SideStmt::Castle(Castle { span: sspan, name: cname, fields })
             }
             Rule::team => SideStmt::Team { span: sspan, name: Children::of(stmt).name()? },
+            Rule::reach => {
+                let mut c = Children::of(stmt);
+                let piece = c.name()?;
+                SideStmt::Reach { span: sspan, piece, zone: build_zone(c.next()?)? }
+            }
             _ => return Err(internal(sspan)),
         });
     }
@@ -1191,9 +1209,15 @@ fn build_direction_spec(p: Pair<Rule>) -> Result<DirectionSpec, SyntaxError> {
 fn build_rules(pair: Pair<Rule>) -> Result<Rules, SyntaxError> {
     let span = span_of(&pair);
     let mut settings = Vec::new();
+    let mut extinction = Vec::new();
     for s in Children::of(pair).rest() {
         let sspan = span_of(&s);
         let rule = s.as_rule();
+        if rule == Rule::extinction {
+            extinction.extend(Children::of(s).rest().map(|p| name_of(&p)));
+            settings.push(Setting { span: sspan, kind: SettingKind::Extinction });
+            continue;
+        }
         let value = Children::of(s).next()?;
         let kind = match rule {
             Rule::stalemate => SettingKind::Stalemate(match value.as_str() {
@@ -1226,11 +1250,12 @@ fn build_rules(pair: Pair<Rule>) -> Result<Rules, SyntaxError> {
                 unattacked: value.as_str() == "unattacked",
             },
             Rule::setup_number => SettingKind::Setup(int_of(&value)?),
+            Rule::check_limit => SettingKind::CheckLimit(int_of(&value)?),
             _ => return Err(internal(sspan)),
         };
         settings.push(Setting { span: sspan, kind });
     }
-    Ok(Rules { span, settings })
+    Ok(Rules { span, settings, extinction })
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ pub mod bits;
 pub mod engine;
 pub mod format;
 pub mod game;
+pub mod goals;
 pub mod inspect;
 pub mod movegen;
 pub mod notation;

@@ -261,8 +261,15 @@ impl<B: CellSet> Position<B> {
         let mv = Move { from: from as u16, to: to as u16, kind, promotion: NO_PROMOTION, aux };
         match &game.promotion[ck] {
             Some(p) if p.zone.has(to) => {
-                for &choice in &p.choices {
-                    out.push(Move { promotion: choice, ..mv });
+                let side = ck / game.kinds;
+                for (&choice, &limit) in p.choices.iter().zip(&p.limit) {
+                    // `captured`: only while the side has fewer of the kind than it set up.
+                    if limit == u32::MAX || self.by_ck[side * game.kinds + choice as usize].count() < limit {
+                        out.push(Move { promotion: choice, ..mv });
+                    }
+                }
+                if p.optional.has(to) {
+                    out.push(mv);
                 }
             }
             _ => out.push(mv),
@@ -409,6 +416,10 @@ impl<B: CellSet> Position<B> {
         let us = self.to_move;
         // A game over by a bare royal has no moves.
         if game.tables.rules.bare.is_some() && self.bare_side(game).is_some() {
+            return;
+        }
+        // A game won or lost by a goal (`reach`, `check-limit`, `extinction`) has no moves.
+        if game.goals && self.goal(game).is_some() {
             return;
         }
         if game.stacks {

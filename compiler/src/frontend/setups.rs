@@ -319,3 +319,20 @@ fn line_between(board: &model::Board, cells: [CellId; 4]) -> Option<Vec<CellId>>
         None
     }
 }
+
+impl Frontend {
+    /// Every side must start with a piece of each `extinction` kind (else it would have lost
+    /// before the first move).
+    pub(super) fn check_extinction(&mut self, kinds: &[PieceId], pieces: &[model::Piece], sides: &[model::Side], block: &ast::Rules) {
+        let span = block.settings.iter().find(|s| matches!(s.kind, ast::SettingKind::Extinction)).map_or(block.span, |s| s.span);
+        for &k in kinds {
+            for side in sides {
+                let has = side.setup.iter().chain(&side.atop).any(|&(_, p)| p == k) || side.hand.contains(&k);
+                if !has {
+                    let label = self.primary(span, format!("`{}` must not die out", pieces[k].name));
+                    self.error(format!("side `{}` sets up no `{}`: it would have lost before the first move", side.name, pieces[k].name), vec![label], vec![]);
+                }
+            }
+        }
+    }
+}

@@ -293,18 +293,26 @@ impl Frontend {
         }
         let mut setup = Vec::new();
         let mut promotions: Vec<model::Promotion> = Vec::new();
-        let mut promoted: HashMap<PieceId, Span> = HashMap::new();
+        // Per promoting piece: its first rule's span, choices and `captured` (several zones must agree).
+        let mut promoted: HashMap<PieceId, (Span, Vec<Option<PieceId>>, bool)> = HashMap::new();
         let mut castles = Vec::new();
         let mut castle_names: HashMap<&str, Span> = HashMap::new();
         let mut setup_seen = false;
         let mut setup_complete = true;
         let mut team: Option<&ast::Name> = None;
+        let mut reach = Vec::new();
 
         for stmt in &s.statements {
             match stmt {
                 ast::SideStmt::Zone { .. }
                 | ast::SideStmt::Atop(_)
                 | ast::SideStmt::Hand { .. } => {}
+                ast::SideStmt::Reach { piece, zone, .. } => {
+                    let p = self.piece_ref(piece, ast_pieces, pieces, format!("unknown piece `{}` to reach a goal", piece.text));
+                    if let (Some(p), Some(cells)) = (p, self.zone(zone, board, &zones)) {
+                        reach.push((p, cells));
+                    }
+                }
                 ast::SideStmt::Team { span, name } => match team {
                     Some(first) => {
                         let labels = vec![self.primary(*span, "a second `team`"), self.secondary(first.span, "first here")];
@@ -388,14 +396,19 @@ impl Frontend {
                     let choices: Vec<Option<PieceId>> = p.choices.iter().map(|c| self.piece_ref(c, ast_pieces, pieces, format!("promotion to an unknown piece `{}`", c.text))).collect();
                     let zone = self.zone(&p.zone, board, &zones);
                     if let Some(piece) = piece {
-                        if let Some(first) = promoted.get(&piece) {
-                            let labels = vec![self.primary(p.span, "a second promotion rule"), self.secondary(*first, "first here")];
-                            self.error(format!("side `{}` promotes `{}` twice", s.name.text, p.piece.text), labels, vec![
-                                "help: list all choices in one `promote` rule".into(),
-                            ]);
-                            continue;
+                        if let Some((first, first_choices, first_captured)) = promoted.get(&piece) {
+                            let same = |a: &[Option<PieceId>], b: &[Option<PieceId>]| a.iter().all(|c| b.contains(c)) && b.iter().all(|c| a.contains(c));
+                            if !same(first_choices, &choices) || *first_captured != p.captured {
+                                let labels = vec![self.primary(p.span, "other choices"), self.secondary(*first, "first here")];
+                                self.error(format!("side `{}` promotes `{}` with different choices in different zones", s.name.text, p.piece.text), labels, vec![
+                                    "note: a piece's promotion zones (optional or compulsory) share one list of choices, `captured` or not".into(),
+                                    "help: give every `promote` of the piece the same choices".into(),
+                                ]);
+                                continue;
+                            }
+                        } else {
+                            promoted.insert(piece, (p.span, choices.clone(), p.captured));
                         }
-                        promoted.insert(piece, p.span);
                     }
                     if let Some(piece) = piece {
                         if let Some(i) = choices.iter().position(|&c| c == Some(piece)) {
@@ -412,7 +425,7 @@ impl Frontend {
                         for c in choices {
                             push_unique(&mut unique, c);
                         }
-                        promotions.push(model::Promotion { piece, choices: unique, zone });
+                        promotions.push(model::Promotion { piece, choices: unique, zone, captured: p.captured, optional: p.optional });
                     }
                 }
                 ast::SideStmt::Castle(c) => {
@@ -534,6 +547,7 @@ impl Frontend {
             hand,
             promotions,
             castles: model_castles,
+            reach,
         };
         (side, zones)
     }
@@ -859,6 +873,14 @@ impl Frontend {
                 ast::SettingKind::RoyalPath { unattacked } => {
                     rules.royal_path_unattacked = unattacked
                 }
+                ast::SettingKind::Extinction => {}
+                ast::SettingKind::CheckLimit(n) => match u8::try_from(n.value) {
+                    Ok(v) if v > 0 => rules.check_limit = v,
+                    _ => {
+                        let label = self.primary(n.span, "out of range");
+                        self.error(format!("check-limit {} is out of range", n.value), vec![label], vec!["note: the limit is 1 to 255 checks".into()]);
+                    }
+                },
                 ast::SettingKind::Setup(n) => {
                     if !(0..MAX_ARRANGEMENTS as i64).contains(&n.value) {
                         let label = self.primary(n.span, "out of range");
