@@ -40,6 +40,19 @@ fn write_stdout(args: std::fmt::Arguments) {
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// The setup number of a variant with `arrange` (Chess960: 0 to 959, 518 the usual array).
+    #[arg(long, global = true, value_name = "N", conflicts_with = "seed")]
+    setup: Option<u64>,
+    /// A setup of a variant with `arrange` drawn from this seed (the same seed, the same setup).
+    #[arg(long, global = true, value_name = "S")]
+    seed: Option<u64>,
+}
+
+/// The setup chosen on the command line, for every variant file compiled in this run.
+static SETUP: std::sync::OnceLock<orbis_compiler::frontend::SetupChoice> = std::sync::OnceLock::new();
+
+fn check_source(name: &str, source: &str) -> orbis_compiler::Checked {
+    orbis_compiler::check_with(name, source, SETUP.get().copied().unwrap_or_default())
 }
 
 #[derive(Subcommand)]
@@ -255,7 +268,15 @@ const MAX_BENCH_RUNS: i64 = 1000;
 struct Failed;
 
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let cli = Cli::parse();
+    use orbis_compiler::frontend::SetupChoice;
+    let choice = match (cli.setup, cli.seed) {
+        (Some(n), _) => SetupChoice::Number(n),
+        (None, Some(s)) => SetupChoice::Seed(s),
+        (None, None) => SetupChoice::Default,
+    };
+    SETUP.set(choice).ok();
+    match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failed) => ExitCode::FAILURE,
     }
@@ -279,7 +300,7 @@ fn read_tables(path: &Path) -> Result<Vec<u8>, Failed> {
 /// Compiles a source file, printing its diagnostics to stderr. `Ok(None)`: a clean library,
 /// which has no game of its own.
 fn compile_source(path: &Path, source: String) -> Result<Option<Tables>, Failed> {
-    let checked = orbis_compiler::check(&path.display().to_string(), &source);
+    let checked = check_source(&path.display().to_string(), &source);
     let color = std::io::IsTerminal::is_terminal(&std::io::stderr());
     if !checked.diagnostics.is_empty() {
         eprint!("{}", checked.render(color));
@@ -322,7 +343,7 @@ fn run(cli: Cli) -> Result<(), Failed> {
     match cli.command {
         Command::Check { file, report, json } if report || json => {
             let source = read_source(&file)?;
-            let checked = orbis_compiler::check(&file.display().to_string(), &source);
+            let checked = check_source(&file.display().to_string(), &source);
             if !checked.diagnostics.is_empty() {
                 eprint!("{}", checked.render(std::io::IsTerminal::is_terminal(&std::io::stderr())));
             }

@@ -908,3 +908,25 @@ fn perft_after_moves_in_any_notation() {
     assert_eq!(promoted["nodes"], 2);
     orbis(&["perft", "examples/orthodox.orbis", "--depth", "1", "--after", "e2e5"]).fails_with(&["move 1", "illegal move 'e2e5'"]);
 }
+
+/// `--setup N` and `--seed S` choose the setup of a variant with `arrange` on every command; a
+/// number out of range is a located error (exit 1), and both at once are refused.
+#[test]
+fn setup_and_seed_choose_the_arrangement() {
+    const CHESS960: &str = "examples/fairy/chess960.orbis";
+    let out = orbis(&["moves", CHESS960, "--setup", "0"]);
+    out.ok();
+    assert!(out.stdout.starts_with("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq"), "{}", out.stdout);
+    let usual = orbis(&["perft", CHESS960, "--depth", "2"]);
+    usual.ok();
+    assert!(usual.stdout.contains("nodes 400"), "{}", usual.stdout);
+    let a = orbis(&["moves", CHESS960, "--seed", "42"]);
+    let b = orbis(&["moves", "--seed", "42", CHESS960]);
+    a.ok();
+    assert_eq!(a.stdout, b.stdout, "the same seed, the same setup");
+    let out = orbis(&["perft", CHESS960, "--setup", "960", "--depth", "1"]);
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    assert!(out.stderr.contains("setup 960 is out of range"), "{}", out.stderr);
+    let both = orbis(&["perft", CHESS960, "--setup", "1", "--seed", "2", "--depth", "1"]);
+    assert_eq!(both.code, Some(2), "{}", both.stderr);
+}

@@ -11,6 +11,8 @@ const NODE_BUDGET: u64 = 10_000_000;
 struct Case {
     /// The variant file, from the latest `variant:` line.
     variant: String,
+    /// `variant: FILE setup N`: the setup number of a variant with `arrange`.
+    setup: Option<u64>,
     name: String,
     /// The position text; `start` is the variant's setup.
     fen: String,
@@ -27,16 +29,23 @@ impl Case {
 fn read_suite(path: &str) -> Vec<Case> {
     let text = fs::read_to_string(common::root().join(path)).unwrap();
     let mut variant = None;
+    let mut setup = None;
     let mut cases = Vec::new();
     for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
         if let Some(v) = line.strip_prefix("variant:") {
-            variant = Some(v.trim().to_string());
+            let mut words = v.split_whitespace();
+            variant = words.next().map(str::to_string);
+            setup = match (words.next(), words.next()) {
+                (Some("setup"), Some(n)) => Some(n.parse().expect("a setup number")),
+                _ => None,
+            };
             continue;
         }
         let parts: Vec<&str> = line.split('|').map(str::trim).collect();
         assert_eq!(parts.len(), 3, "bad suite line: {line}");
         cases.push(Case {
             variant: variant.clone().expect("a `variant:` line comes before the cases"),
+            setup,
             name: parts[0].into(),
             fen: parts[1].into(),
             counts: parts[2].split_whitespace().map(|n| n.parse().unwrap()).collect(),
@@ -49,7 +58,10 @@ fn read_suite(path: &str) -> Vec<Case> {
 fn check_suite(path: &str) -> usize {
     let mut checked = 0;
     for case in read_suite(path) {
-        let engine = common::engine(&case.variant);
+        let engine = match case.setup {
+            Some(n) => common::engine_setup(&case.variant, n),
+            None => common::engine(&case.variant),
+        };
         for (i, &expected) in case.counts.iter().enumerate() {
             if expected > NODE_BUDGET {
                 break;
@@ -91,6 +103,14 @@ fn stacks_suite() {
 fn webball_suite() {
     let checked = check_suite("tests/perft/webball.txt");
     assert!(checked >= 5, "only {checked} counts checked");
+}
+
+/// The variants of examples/fairy/ against Fairy-Stockfish's published counts (sources in the
+/// suite file).
+#[test]
+fn fairy_suite() {
+    let checked = check_suite("tests/perft/fairy.txt");
+    assert!(checked >= 25, "only {checked} counts checked");
 }
 
 /// The two-player 8x8 cube's perft 5, the one count of the suite above the node budget that the

@@ -9,6 +9,10 @@
 use std::collections::{HashMap, HashSet};
 
 mod board;
+mod cells;
+mod setups;
+
+pub use setups::{mix, SetupChoice, MAX_ARRANGEMENTS};
 mod pieces;
 mod polygons;
 mod sides;
@@ -76,8 +80,8 @@ pub struct Output {
 }
 
 /// Checks a parsed file. `file_id` is the file's id in the caller's file database.
-pub fn check(file: &ast::File, file_id: usize) -> Output {
-    let mut fe = Frontend { file_id, diagnostics: Vec::new(), symbols_complete: true };
+pub fn check(file: &ast::File, file_id: usize, setup: SetupChoice) -> Output {
+    let mut fe = Frontend { file_id, diagnostics: Vec::new(), symbols_complete: true, setup, default_setup: 0, arrangement_ways: Vec::new() };
     let variant = fe.variant(file);
     let has_errors = fe.diagnostics.iter().any(|d| d.severity >= codespan_reporting::diagnostic::Severity::Error);
     Output { diagnostics: fe.diagnostics, variant: if has_errors { None } else { variant } }
@@ -89,6 +93,11 @@ struct Frontend {
     /// False when a piece symbol was invalid: an unknown symbol may then be that piece, so it is
     /// not reported again.
     symbols_complete: bool,
+    /// How the setup number of `arrange` statements is chosen, and the variant's default.
+    setup: SetupChoice,
+    default_setup: u64,
+    /// The ways of each `arrange` met so far (they must agree).
+    arrangement_ways: Vec<(u64, Span)>,
 }
 
 /// The board as resolved so far; `complete` flags say whether lookups failing there are real errors
@@ -269,6 +278,14 @@ impl Frontend {
             }
         };
 
+        // The default setup number is needed by the sides' arrangements, before the rules.
+        for block in &rules_blocks {
+            for s in &block.settings {
+                if let ast::SettingKind::Setup(n) = s.kind {
+                    self.default_setup = u64::try_from(n.value).unwrap_or(0);
+                }
+            }
+        }
         let directions = self.direction_names(&sides, &board);
         let mut forward_uses = Vec::new();
         let mut pending_on = Vec::new();
@@ -279,9 +296,20 @@ impl Frontend {
             self.error("no pieces", vec![label], vec!["help: add e.g. `piece King K royal { step all }`".into()]);
         }
         let (model_sides, zones) = self.sides(file, &sides, &pieces, &model_pieces, &board, &directions, &forward_uses);
+        self.check_arrangement_ways();
         self.resolve_origins(&mut model_pieces, pending_on, &model_sides, &zones);
         self.crowned_pieces(&pieces, &mut model_pieces, &model_sides);
-        let rules = self.rules(rules_blocks.first().copied());
+        let mut rules = self.rules(rules_blocks.first().copied());
+        if let Some(block) = rules_blocks.first() {
+            for name in &block.extinction {
+                if let Some(p) = self.piece_ref(name, &pieces, &model_pieces, format!("unknown piece `{}` in `extinction`", name.text)) {
+                    if !rules.extinction.contains(&p) {
+                        rules.extinction.push(p);
+                    }
+                }
+            }
+            self.check_extinction(&rules.extinction, &model_pieces, &model_sides, block);
+        }
 
         let colored = model_sides.len().saturating_mul(model_pieces.len());
         if colored > MAX_COLORED_KINDS {

@@ -211,6 +211,9 @@ fn merge(base: ast::File, top: ast::File) -> ast::File {
             }
             Item::Rules(mut r) => {
                 r.settings.retain(|st| !top_settings.contains(&setting_key(st)));
+                if !r.settings.iter().any(|st| matches!(st.kind, ast::SettingKind::Extinction)) {
+                    r.extinction.clear();
+                }
                 items.push(Item::Rules(r));
             }
             other => items.push(other),
@@ -239,7 +242,10 @@ fn merge(base: ast::File, top: ast::File) -> ast::File {
         };
         match (target.map(|t| &mut items[t]), item) {
             (Some(Item::Board(existing)), Item::Board(mut b)) => existing.statements.append(&mut b.statements),
-            (Some(Item::Rules(existing)), Item::Rules(mut r)) => existing.settings.append(&mut r.settings),
+            (Some(Item::Rules(existing)), Item::Rules(mut r)) => {
+                existing.settings.append(&mut r.settings);
+                existing.extinction.append(&mut r.extinction);
+            }
             (Some(Item::Side(existing)), Item::Side(mut s)) => existing.statements.append(&mut s.statements),
             (_, item) => items.push(item),
         }

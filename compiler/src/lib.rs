@@ -83,6 +83,11 @@ pub fn report(checked: &Checked) -> Option<report::Report> {
 /// Parses, checks and analyzes a variant. `name` is the file name shown in diagnostics; it is also
 /// the path that `include`s are resolved against.
 pub fn check(name: &str, source: &str) -> Checked {
+    check_with(name, source, frontend::SetupChoice::Default)
+}
+
+/// [`check`] with the setup number of `arrange` statements chosen (`--setup N`, `--seed S`).
+pub fn check_with(name: &str, source: &str, setup: frontend::SetupChoice) -> Checked {
     let mut sources = include::Sources::default();
     let (file_id, _) = sources.add(name.to_string(), source.to_string());
     let mut library = false;
@@ -100,7 +105,7 @@ pub fn check(name: &str, source: &str) -> Checked {
             } else if library {
                 (Vec::new(), None)
             } else {
-                let output = frontend::check(&ast, 0);
+                let output = frontend::check(&ast, 0, setup);
                 let mut diagnostics = output.diagnostics;
                 let variant = match output.variant {
                     Some((variant, sources)) => match lower::expansion_limit(&variant) {

@@ -518,6 +518,8 @@ pub fn lower(v: &Variant) -> Tables {
                         kind: p.piece as u8,
                         choices: p.choices.iter().map(|&c| c as u8).collect(),
                         zone: p.zone.iter().map(|&c| c as u16).collect(),
+                        captured: p.captured,
+                        optional: p.optional,
                     })
                     .collect(),
                 castles: s
@@ -536,6 +538,7 @@ pub fn lower(v: &Variant) -> Tables {
                         fen: c.fen,
                     })
                     .collect(),
+                reach: s.reach.iter().flat_map(|(p, cells)| cells.iter().map(move |&c| (*p as u8, c as u16))).collect(),
             })
             .collect(),
         rules: RulesInfo {
@@ -563,6 +566,8 @@ pub fn lower(v: &Variant) -> Tables {
                 crate::model::Outcome::Loss => tables::Outcome::Loss,
             }),
             royal_path_unattacked: v.rules.royal_path_unattacked,
+            check_limit: v.rules.check_limit,
+            extinction: v.rules.extinction.iter().fold(0u64, |m, &p| m | 1 << p),
         },
         layout: crate::layout::layout(board),
         ..Tables::default()

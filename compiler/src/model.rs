@@ -278,6 +278,8 @@ pub struct Side {
     pub hand: Vec<PieceId>,
     pub promotions: Vec<Promotion>,
     pub castles: Vec<Castle>,
+    /// `reach`: the side wins when a piece of the kind stands on one of the cells.
+    pub reach: Vec<(PieceId, Vec<CellId>)>,
 }
 
 impl Side {
@@ -292,6 +294,10 @@ pub struct Promotion {
     pub piece: PieceId,
     pub choices: Vec<PieceId>,
     pub zone: Vec<CellId>,
+    /// Only to a kind the side has fewer of on the board than it set up (`captured`).
+    pub captured: bool,
+    /// The piece may also enter the zone without promoting (`optional`).
+    pub optional: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -331,6 +337,10 @@ pub struct Rules {
     pub bare: Option<Outcome>,
     /// `royal-path unattacked`: a royal piece may not pass an attacked cell on its way.
     pub royal_path_unattacked: bool,
+    /// `check-limit`: the side that has given this many checks wins (0: off).
+    pub check_limit: u8,
+    /// `extinction`: a side left without a piece of one of these kinds loses.
+    pub extinction: Vec<PieceId>,
 }
 
 impl Default for Rules {
@@ -344,6 +354,8 @@ impl Default for Rules {
             remove_eliminated: true,
             bare: None,
             royal_path_unattacked: false,
+            check_limit: 0,
+            extinction: Vec::new(),
         }
     }
 }

@@ -28,6 +28,13 @@ pub struct Name {
     pub span: Span,
 }
 
+impl Name {
+    /// The corners of a rectangle of cells, `A..B`, written in a list of cells.
+    pub fn range(&self) -> Option<(&str, &str)> {
+        self.text.split_once("..")
+    }
+}
+
 /// An integer literal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Int {
@@ -446,6 +453,8 @@ pub enum SideStmt {
     /// `zone NAME ZONE`: a named set of cells of the side.
     Zone { span: Span, name: Name, zone: Zone },
     Setup(Setup),
+    /// `arrange CELLS { STEP, ... }`: pieces placed by the setup number.
+    Arrange(Arrange),
     /// `atop { ... }`: pieces on top of the setup's pieces.
     Atop(Setup),
     /// `hand { K }`: pieces off the board at the start.
@@ -457,6 +466,8 @@ pub enum SideStmt {
     Castle(Castle),
     /// `team NAME`.
     Team { span: Span, name: Name },
+    /// `reach PIECE ZONE`: the side wins when such a piece of it stands on the zone.
+    Reach { span: Span, piece: Name, zone: Zone },
 }
 
 /// What `forward` (or a `direction`) means for a side.
@@ -524,6 +535,10 @@ pub struct Promote {
     pub piece: Name,
     pub choices: Vec<Name>,
     pub zone: Zone,
+    /// `to captured ...`: only to a kind the side has fewer of on the board than it set up.
+    pub captured: bool,
+    /// `... optional`: the piece may also move into the zone without promoting.
+    pub optional: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -571,11 +586,38 @@ pub struct Castle {
 
 #[derive(Debug, Clone)]
 pub enum CastleField {
-    King { span: Span, from: Name, to: Name },
-    Rook { span: Span, from: Name, to: Name },
-    Empty { span: Span, cells: Vec<Name> },
-    Safe { span: Span, cells: Vec<Name> },
+    /// `from` is `None` for `king -> CELL` (where the side's royal piece stands).
+    King { span: Span, from: Option<Name>, to: Name },
+    /// With `pick`, `from` is a piece symbol: its first or last piece in the setup.
+    Rook { span: Span, from: Name, pick: Option<Pick>, to: Name },
+    /// `between`: derived from the king's and rook's cells instead of listed.
+    Empty { span: Span, cells: Vec<Name>, between: bool },
+    Safe { span: Span, cells: Vec<Name>, between: bool },
     Fen { span: Span, letter: Name },
+}
+
+/// `first` or `last`: which of a side's pieces of one symbol, in cell order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pick {
+    First,
+    Last,
+}
+
+/// `arrange CELLS { STEP, ... }`.
+#[derive(Debug, Clone)]
+pub struct Arrange {
+    pub span: Span,
+    pub cells: Vec<Name>,
+    pub steps: Vec<ArrangeStep>,
+}
+
+/// One step of an arrangement: pieces (symbols), in order, on free cells of `on` (or of the
+/// arrangement).
+#[derive(Debug, Clone)]
+pub struct ArrangeStep {
+    pub span: Span,
+    pub pieces: Vec<Name>,
+    pub on: Option<Vec<Name>>,
 }
 
 // ---------------------------------------------------------------- rules
@@ -584,6 +626,8 @@ pub enum CastleField {
 pub struct Rules {
     pub span: Span,
     pub settings: Vec<Setting>,
+    /// The pieces of the `extinction` setting, if any.
+    pub extinction: Vec<Name>,
 }
 
 #[derive(Debug, Clone)]
@@ -608,6 +652,12 @@ pub enum SettingKind {
     RoyalPath {
         unattacked: bool,
     },
+    /// `setup N`: the default setup number of the `arrange` statements.
+    Setup(Int),
+    /// `check-limit N`: the side that has given N checks wins.
+    CheckLimit(Int),
+    /// `extinction ...`: the pieces (names or symbols) in `Rules::extinction`.
+    Extinction,
 }
 
 /// `game-end`: what a side with no legal move means while three or more teams are in the game.
@@ -635,6 +685,9 @@ impl SettingKind {
             SettingKind::Eliminated(_) => "eliminated",
             SettingKind::Bare(_) => "bare",
             SettingKind::RoyalPath { .. } => "royal-path",
+            SettingKind::Setup(_) => "setup",
+            SettingKind::CheckLimit(_) => "check-limit",
+            SettingKind::Extinction => "extinction",
         }
     }
 }

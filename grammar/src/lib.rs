@@ -258,6 +258,17 @@ fn describe_rule(rule: Rule) -> &'static str {
         Rule::kw_royal_path | Rule::royal_path => "`royal-path`",
         Rule::kw_wind | Rule::wind_rule => "`wind`",
         Rule::kw_within => "`within`",
+        Rule::kw_arrange | Rule::arrange => "`arrange`",
+        Rule::arrange_step => "pieces to arrange (`B on { b1 d1 }`, `N N`)",
+        Rule::kw_between | Rule::between => "`between`",
+        Rule::castle_pick => "a piece symbol and `first` or `last`",
+        Rule::pick => "`first` or `last`",
+        Rule::setup_number => "`setup`",
+        Rule::kw_reach | Rule::reach => "`reach`",
+        Rule::kw_captured | Rule::captured => "`captured`",
+        Rule::kw_optional | Rule::optional => "`optional`",
+        Rule::kw_check_limit | Rule::check_limit => "`check-limit`",
+        Rule::kw_extinction | Rule::extinction => "`extinction`",
         Rule::royal_path_kind => "`unattacked` or `any`",
         Rule::kw_and => "`and`",
         Rule::kw_or => "`or`",
@@ -287,6 +298,7 @@ fn describe_rule(rule: Rule) -> &'static str {
         Rule::modifier => "a modifier (`move-only`, `capture-only`, `initial`, `leap`, `en-passant-target`, `en-passant`, `across-transit`)",
         Rule::dirs => "a heading, group, `all` or `forward`",
         Rule::dir_set => "`{ HEADING ... }`",
+        Rule::cell_range => "a range of cells (`a1..h2`)",
         Rule::symbol => "a piece symbol (one upper-case letter)",
         Rule::setup_group => "a piece symbol followed by cells",
         Rule::outcome => "`draw`, `win` or `loss`",
@@ -322,6 +334,11 @@ thread_local! {
 }
 
 fn name_of(pair: &Pair<Rule>) -> Name {
+    if pair.as_rule() == Rule::cell_range {
+        // A rectangle of cells travels as one name, `A..B` (see `Name::range`).
+        let ends: Vec<String> = pair.clone().into_inner().filter(|p| p.as_rule() == Rule::ident).map(|p| p.as_str().to_string()).collect();
+        return Name { text: ends.join(".."), span: span_of(pair) };
+    }
     Name { text: pair.as_str().to_string(), span: span_of(pair) }
 }
 
@@ -337,6 +354,13 @@ fn is_keyword(rule: Rule) -> bool {
     is_punctuation(rule) || matches!(
         rule,
         Rule::kw_variant
+            | Rule::kw_arrange
+            | Rule::kw_reach
+            | Rule::kw_captured
+            | Rule::kw_optional
+            | Rule::kw_check_limit
+            | Rule::kw_extinction
+            | Rule::kw_between
             | Rule::kw_library
             | Rule::kw_include
             | Rule::kw_for
@@ -1002,6 +1026,27 @@ fn build_side(pair: Pair<Rule>) -> Result<Side, SyntaxError> {
             }
             Rule::setup => SideStmt::Setup(build_setup(stmt)?),
             Rule::atop => SideStmt::Atop(build_setup(stmt)?),
+            Rule::arrange => {
+                let mut cells = Vec::new();
+                let mut steps = Vec::new();
+                for p in Children::of(stmt).rest() {
+                    if p.as_rule() != Rule::arrange_step {
+                        cells.push(name_of(&p));
+                        continue;
+                    }
+                    let step_span = span_of(&p);
+                    let mut pieces = Vec::new();
+                    let mut on = None;
+                    for q in Children::of(p).rest() {
+                        match q.as_rule() {
+                            Rule::dir_set => on = Some(Children::of(q).rest().map(|c| name_of(&c)).collect()),
+                            _ => pieces.push(name_of(&q)),
+                        }
+                    }
+                    steps.push(ArrangeStep { span: step_span, pieces, on });
+                }
+                SideStmt::Arrange(Arrange { span: sspan, cells, steps })
+            }
             Rule::hand => SideStmt::Hand {
                 span: sspan,
                 symbols: Children::of(stmt).rest().map(|p| name_of(&p)).collect(),
@@ -1011,14 +1056,17 @@ fn build_side(pair: Pair<Rule>) -> Result<Side, SyntaxError> {
                 let piece = pc.name()?;
                 let mut choices = Vec::new();
                 let mut zone = None;
+                let (mut captured, mut optional) = (false, false);
                 for p in pc.rest() {
                     match p.as_rule() {
                         Rule::ident => choices.push(name_of(&p)),
+                        Rule::captured => captured = true,
+                        Rule::optional => optional = true,
                         _ => zone = Some(build_zone(p)?),
                     }
                 }
                 let zone = zone.ok_or_else(|| internal(sspan))?;
-                SideStmt::Promote(Promote { span: sspan, piece, choices, zone })
+                SideStmt::Promote(Promote { span: sspan, piece, choices, zone, captured, optional })
             }
             Rule::castle => {
                 let mut cc = Children::of(stmt);
@@ -1028,18 +1076,36 @@ fn build_side(pair: Pair<Rule>) -> Result<Side, SyntaxError> {
                     let fspan = span_of(&f);
                     fields.push(match f.as_rule() {
                         Rule::castle_king => {
-                            let mut fc = Children::of(f);
-                            CastleField::King { span: fspan, from: fc.name()?, to: fc.name()? }
+                            let names: Vec<Name> = Children::of(f).rest().map(|p| name_of(&p)).collect();
+                            let (from, to) = match names.as_slice() {
+                                [to] => (None, to.clone()),
+                                [from, to] => (Some(from.clone()), to.clone()),
+                                _ => return Err(internal(fspan)),
+                            };
+                            CastleField::King { span: fspan, from, to }
                         }
                         Rule::castle_rook => {
                             let mut fc = Children::of(f);
-                            CastleField::Rook { span: fspan, from: fc.name()?, to: fc.name()? }
+                            let first = fc.next()?;
+                            let (from, pick) = if first.as_rule() == Rule::castle_pick {
+                                let mut pc = Children::of(first);
+                                let symbol = pc.name()?;
+                                let pick = if pc.next()?.as_str() == "last" { Pick::Last } else { Pick::First };
+                                (symbol, Some(pick))
+                            } else {
+                                (name_of(&first), None)
+                            };
+                            CastleField::Rook { span: fspan, from, pick, to: fc.name()? }
                         }
-                        Rule::castle_empty => {
-                            CastleField::Empty { span: fspan, cells: Children::of(f).rest().map(|p| name_of(&p)).collect() }
-                        }
-                        Rule::castle_safe => {
-                            CastleField::Safe { span: fspan, cells: Children::of(f).rest().map(|p| name_of(&p)).collect() }
+                        Rule::castle_empty | Rule::castle_safe => {
+                            let items: Vec<Pair<Rule>> = Children::of(f.clone()).rest().collect();
+                            let between = items.iter().any(|p| p.as_rule() == Rule::between);
+                            let cells = items.iter().filter(|p| p.as_rule() != Rule::between).map(name_of).collect();
+                            if f.as_rule() == Rule::castle_empty {
+                                CastleField::Empty { span: fspan, cells, between }
+                            } else {
+                                CastleField::Safe { span: fspan, cells, between }
+                            }
                         }
                         Rule::castle_fen => CastleField::Fen { span: fspan, letter: Children::of(f).name()? },
                         _ => return Err(internal(fspan)),
@@ -1048,6 +1114,11 @@ fn build_side(pair: Pair<Rule>) -> Result<Side, SyntaxError> {
                 SideStmt::Castle(Castle { span: sspan, name: cname, fields })
             }
             Rule::team => SideStmt::Team { span: sspan, name: Children::of(stmt).name()? },
+            Rule::reach => {
+                let mut c = Children::of(stmt);
+                let piece = c.name()?;
+                SideStmt::Reach { span: sspan, piece, zone: build_zone(c.next()?)? }
+            }
             _ => return Err(internal(sspan)),
         });
     }
@@ -1138,9 +1209,15 @@ fn build_direction_spec(p: Pair<Rule>) -> Result<DirectionSpec, SyntaxError> {
 fn build_rules(pair: Pair<Rule>) -> Result<Rules, SyntaxError> {
     let span = span_of(&pair);
     let mut settings = Vec::new();
+    let mut extinction = Vec::new();
     for s in Children::of(pair).rest() {
         let sspan = span_of(&s);
         let rule = s.as_rule();
+        if rule == Rule::extinction {
+            extinction.extend(Children::of(s).rest().map(|p| name_of(&p)));
+            settings.push(Setting { span: sspan, kind: SettingKind::Extinction });
+            continue;
+        }
         let value = Children::of(s).next()?;
         let kind = match rule {
             Rule::stalemate => SettingKind::Stalemate(match value.as_str() {
@@ -1172,11 +1249,13 @@ fn build_rules(pair: Pair<Rule>) -> Result<Rules, SyntaxError> {
             Rule::royal_path => SettingKind::RoyalPath {
                 unattacked: value.as_str() == "unattacked",
             },
+            Rule::setup_number => SettingKind::Setup(int_of(&value)?),
+            Rule::check_limit => SettingKind::CheckLimit(int_of(&value)?),
             _ => return Err(internal(sspan)),
         };
         settings.push(Setting { span: sspan, kind });
     }
-    Ok(Rules { span, settings })
+    Ok(Rules { span, settings, extinction })
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use crate::tables::{
 /// First four bytes of every table file.
 pub const MAGIC: [u8; 4] = *b"ORBT";
 /// The layout this build writes. Any layout change bumps it.
-pub const FORMAT_VERSION: u16 = 8;
+pub const FORMAT_VERSION: u16 = 9;
 /// The oldest version this build still reads: version 7 is version 8 without the winders section
 /// (no winding rules), version 6 is version 7 without the stacks section
 /// (no stacks, crowning, hands or pieces that give no check), version 5 is version 6 without the sides' teams
@@ -277,6 +277,21 @@ impl Tables {
                 w.u16s(next);
             }
         }
+        // Version 9: the goals section (check limit, extinction, cells to reach).
+        w.u8(self.rules.check_limit);
+        w.u32(self.rules.extinction as u32);
+        w.u32((self.rules.extinction >> 32) as u32);
+        for s in &self.sides {
+            w.count(s.reach.len());
+            for &(kind, cell) in &s.reach {
+                w.u8(kind);
+                w.u16(cell);
+            }
+            // Per promotion: bit 0 `captured`, bit 1 `optional`.
+            for p in &s.promotions {
+                w.u8(p.captured as u8 | (p.optional as u8) << 1);
+            }
+        }
 
         let payload = w.0;
         let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
@@ -339,6 +354,9 @@ impl Tables {
         let n_cells = self.cells.len();
         let n_headings = self.headings.len();
         let n_kinds = self.kinds.len();
+        if n_kinds < 64 && self.rules.extinction >> n_kinds != 0 {
+            return Err(invalid("rules extinction", format!("names a kind beyond the {n_kinds} kinds")));
+        }
         let n_sides = self.sides.len();
         if n_cells > NO_CELL as usize {
             return Err(invalid(
@@ -570,6 +588,11 @@ impl Tables {
                         "a kind that crowns no piece is in the hand",
                     ));
                 }
+            }
+            for &(kind, cell) in &side.reach {
+                let field = || format!("side {s} ({}) reach", side.name);
+                check_kind(&field, kind)?;
+                check_cells(&field, &[cell])?;
             }
             if (!side.atop.is_empty() || !side.hand.is_empty()) && self.sides.len() != 2 {
                 return Err(invalid(
@@ -990,7 +1013,7 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
             let c = r.count(1)?;
             let choices = r.take(c)?.to_vec();
             let zone = r.u16s()?;
-            promotions.push(PromotionInfo { kind, choices, zone });
+            promotions.push(PromotionInfo { kind, choices, zone, ..PromotionInfo::default() });
         }
         let m = r.count(21)?;
         let mut castles = Vec::with_capacity(m);
@@ -1011,6 +1034,7 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
             hand: Vec::new(),
             promotions,
             castles,
+            reach: Vec::new(),
         });
     }
 
@@ -1156,11 +1180,29 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
         }
     }
 
+    // Version 9 adds the goals section.
+    if version >= 9 {
+        r.section = "goals";
+        rules.check_limit = r.u8()?;
+        rules.extinction = u64::from(r.u32()?) | u64::from(r.u32()?) << 32;
+        for side in sides.iter_mut() {
+            let n = r.count(3)?;
+            side.reach = (0..n).map(|_| Ok((r.u8()?, r.u16()?))).collect::<Result<Vec<_>, FormatError>>()?;
+            for p in side.promotions.iter_mut() {
+                match r.u8()? {
+                    b @ 0..=3 => (p.captured, p.optional) = (b & 1 != 0, b & 2 != 0),
+                    b => return Err(invalid("promotion flags", format!("byte is {b}; it must be 0 to 3"))),
+                }
+            }
+        }
+    }
+
     let extra = r.bytes.len() - r.pos;
     if extra != 0 {
         return Err(FormatError::TrailingBytes {
             after: match version {
-                8.. => "winders section (the last of the payload)",
+                9.. => "goals section (the last of the payload)",
+                8 => "winders section (the last of the payload)",
                 7 => "stacks section (the last of the payload)",
                 6 => "players section (the last of the payload)",
                 4 | 5 => "layout section (the last of the payload)",

@@ -114,6 +114,12 @@ pub struct Line<B> {
 pub struct Promotion<B> {
     pub zone: B,
     pub choices: Vec<u8>,
+    /// The cells of `zone` where the piece may also stay as it is (`optional`, and no
+    /// compulsory zone of the piece holds them).
+    pub optional: B,
+    /// Per choice: how many the side may have on the board before promoting to it (`captured`:
+    /// as many as it set up), `u32::MAX` without a limit.
+    pub limit: Vec<u32>,
 }
 
 #[derive(Clone, Debug)]
@@ -203,6 +209,11 @@ pub struct Game<B> {
     pub wind_cks: Vec<Vec<u8>>,
     /// Per `(carrier kind, crown kind)` (kinds, not colored): the crowned kind.
     pub crowned: Vec<(u8, u8, u8)>,
+    /// Per side: the cells whose reach by a colored kind wins (`reach`), as (ck, cells).
+    pub reach: Vec<Vec<(usize, B)>>,
+    /// Whether any rule ends the game by a goal (`reach`, `check-limit`, `extinction`): only then
+    /// does move generation ask whether the game is over.
+    pub goals: bool,
     pub zobrist: Zobrist,
 }
 
@@ -225,6 +236,8 @@ pub struct Zobrist {
     pub under: Vec<u64>,
     /// Per colored kind, times the number held in the hand.
     pub hand: Vec<u64>,
+    /// Per `side * (check_limit + 1) + checks given` (`check-limit`; empty without it).
+    pub checks: Vec<u64>,
 }
 
 /// Sorts every piece's rays for generation (see [`PieceMoves`]).
@@ -364,11 +377,25 @@ impl<B: CellSet> Game<B> {
         let mut promotion = vec![None; sides * kinds];
         let mut castles = Vec::new();
         for (s, side) in tables.sides.iter().enumerate() {
+            // A piece's promotions (one per zone) share their choices: zones and optional cells merge.
             for p in &side.promotions {
-                promotion[s * kinds + p.kind as usize] = Some(Promotion {
-                    zone: B::from_cells(p.zone.iter().map(|&c| c as usize)),
-                    choices: p.choices.clone(),
-                });
+                let zone = B::from_cells(p.zone.iter().map(|&c| c as usize));
+                let slot: &mut Option<Promotion<B>> = &mut promotion[s * kinds + p.kind as usize];
+                let merged = slot.get_or_insert_with(|| Promotion { zone: B::default(), choices: p.choices.clone(), optional: B::default(), limit: Vec::new() });
+                let compulsory = merged.zone.and_not(merged.optional);
+                merged.zone = merged.zone.or(zone);
+                merged.optional = if p.optional { merged.optional.or(zone.and_not(compulsory)) } else { merged.optional.and_not(zone) };
+                merged.limit = p
+                    .choices
+                    .iter()
+                    .map(|&c| {
+                        if p.captured {
+                            side.setup.iter().chain(&side.atop).filter(|&&(_, k)| k == c).count() as u32
+                        } else {
+                            u32::MAX
+                        }
+                    })
+                    .collect();
             }
             castles.push(
                 side.castles
@@ -411,6 +438,7 @@ impl<B: CellSet> Game<B> {
             out: Vec::new(),
             under: Vec::new(),
             hand: Vec::new(),
+            checks: Vec::new(),
         };
         // Whether a piece has moved belongs to the position (for repetition) only where a rule
         // depends on it: setup cells of kinds with `initial` moves here, castling rights below.
@@ -445,6 +473,27 @@ impl<B: CellSet> Game<B> {
         } else {
             zobrist.hand = vec![0; sides * kinds];
         }
+        let limit = usize::from(tables.rules.check_limit);
+        if limit > 0 {
+            zobrist.checks = keys(sides * (limit + 1), &mut seed);
+        }
+        let reach: Vec<Vec<(usize, B)>> = tables
+            .sides
+            .iter()
+            .enumerate()
+            .map(|(s, side)| {
+                let mut per: Vec<(usize, B)> = Vec::new();
+                for &(kind, cell) in &side.reach {
+                    let ck = s * kinds + kind as usize;
+                    match per.iter_mut().find(|(c, _)| *c == ck) {
+                        Some((_, set)) => set.insert(cell as usize),
+                        None => per.push((ck, B::single(cell as usize))),
+                    }
+                }
+                per
+            })
+            .collect();
+        let goals = limit > 0 || tables.rules.extinction != 0 || reach.iter().any(|r| !r.is_empty());
         let no_check: Vec<bool> = (0..sides * kinds)
             .map(|ck| tables.kinds[ck % kinds].cannot_check)
             .collect();
@@ -551,6 +600,8 @@ impl<B: CellSet> Game<B> {
             castles,
             royal,
             resets_clock,
+            reach,
+            goals,
             zobrist,
             tables,
         }

@@ -245,6 +245,18 @@ fn write_all(out: &mut String, t: &Tables) -> std::fmt::Result {
         };
         writeln!(out, "       bare {bare}, royal-path {}", if r.royal_path_unattacked { "unattacked" } else { "any" })?;
     }
+    if r.check_limit > 0 {
+        writeln!(out, "       check-limit {}", r.check_limit)?;
+    }
+    if r.extinction != 0 {
+        let kinds: Vec<String> = (0..64).filter(|k| r.extinction >> k & 1 != 0).map(|k| names.kind(k as u8)).collect();
+        writeln!(out, "       extinction {}", kinds.join(" "))?;
+    }
+    for s in &t.sides {
+        for &(kind, cell) in &s.reach {
+            writeln!(out, "reach: {} wins with {} on {}", s.name, names.kind(kind), names.cells(&[cell]))?;
+        }
+    }
 
     for w in &t.winders {
         writeln!(out, "wind: {} within {} cells ({})", names.kind(w.kind), w.zone.len(), names.cells(&w.zone))?;

@@ -12,6 +12,7 @@ pub mod engine;
 pub mod eval;
 pub mod format;
 pub mod game;
+pub mod goals;
 pub mod inspect;
 pub mod movegen;
 pub mod notation;

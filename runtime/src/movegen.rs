@@ -356,8 +356,15 @@ impl<B: CellSet> Position<B> {
         let mv = Move { from: from as u16, to: to as u16, kind, promotion: NO_PROMOTION, aux };
         match &game.promotion[ck] {
             Some(p) if p.zone.has(to) => {
-                for &choice in &p.choices {
-                    out.push(Move { promotion: choice, ..mv });
+                let side = ck / game.kinds;
+                for (&choice, &limit) in p.choices.iter().zip(&p.limit) {
+                    // `captured`: only while the side has fewer of the kind than it set up.
+                    if limit == u32::MAX || self.by_ck[side * game.kinds + choice as usize].count() < limit {
+                        out.push(Move { promotion: choice, ..mv });
+                    }
+                }
+                if p.optional.has(to) {
+                    out.push(mv);
                 }
             }
             _ => out.push(mv),
@@ -623,6 +630,10 @@ impl<B: CellSet> Position<B> {
         if game.tables.rules.bare.is_some() && self.bare_side(game).is_some() {
             return;
         }
+        // A game won or lost by a goal (`reach`, `check-limit`, `extinction`) has no moves.
+        if game.goals && self.goal(game).is_some() {
+            return;
+        }
         if game.stacks && self.crown_moves(game, out) {
             self.keep_legal_by_playing(game, out, start);
             return;
@@ -646,6 +657,9 @@ impl<B: CellSet> Position<B> {
         }
         // As in `legal_moves`: no moves once a side is bare; crowning moves judged by playing.
         if game.tables.rules.bare.is_some() && self.bare_side(game).is_some() {
+            return 0;
+        }
+        if game.goals && self.goal(game).is_some() {
             return 0;
         }
         if game.stacks && self.crown_moves(game, scratch) {
@@ -683,8 +697,19 @@ impl<B: CellSet> Position<B> {
                         let t = stops.map_or(t, |s| t.and(s));
                         n += t.count() as u64;
                         if let Some(p) = promotion.filter(|p| p.zone.intersects(t)) {
-                            let promoting = t.and(p.zone).count() as u64;
-                            n = n - promoting + promoting * p.choices.len() as u64;
+                            // As `push`: a move into the zone is one move per choice still open
+                            // (`captured` choices while the side has lost one), plus the move
+                            // without promotion on the zone's optional cells.
+                            let side = ck / game.kinds;
+                            let open = p
+                                .choices
+                                .iter()
+                                .zip(&p.limit)
+                                .filter(|&(&c, &limit)| limit == u32::MAX || self.by_ck[side * game.kinds + c as usize].count() < limit)
+                                .count() as u64;
+                            let promoting = t.and(p.zone);
+                            let optional = promoting.and(p.optional).count() as u64;
+                            n = n - promoting.count() as u64 + promoting.count() as u64 * open + optional;
                         }
                     }
                 } else if lone_royal == Some(from) && promotion.is_none() {

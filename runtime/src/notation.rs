@@ -76,7 +76,29 @@ impl<B: CellSet> Position<B> {
         if game.sides != 2 {
             return err("FEN describes two sides; use the general notation");
         }
-        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let mut fields: Vec<&str> = fen.split_whitespace().collect();
+        // Check counters (`check-limit`), in either of Fairy-Stockfish's forms: the checks still
+        // to give after the en-passant field (`3+3`), or those given at the end (`+0+2`).
+        let mut given: Option<(u8, u8)> = None;
+        let limit = game.tables.rules.check_limit;
+        if limit > 0 {
+            let pair = |s: &str| s.split_once('+').and_then(|(a, b)| Some((a.parse::<u8>().ok()?, b.parse::<u8>().ok()?)));
+            if let Some(last) = fields.last().and_then(|l| l.strip_prefix('+')) {
+                if let Some(p) = pair(last) {
+                    given = Some(p);
+                    fields.pop();
+                }
+            }
+            if given.is_none() && fields.len() > 4 {
+                if let Some((a, b)) = pair(fields[4]) {
+                    if a > limit || b > limit {
+                        return err(format!("check counters '{}' exceed the limit of {limit}", fields[4]));
+                    }
+                    given = Some((limit - a, limit - b));
+                    fields.remove(4);
+                }
+            }
+        }
         if fields.len() < 4 || fields.len() > 6 {
             return err(format!("FEN has {} fields, expected 4 to 6", fields.len()));
         }
@@ -190,6 +212,10 @@ impl<B: CellSet> Position<B> {
             Some(s) => s.parse().map_err(|_| PositionError(format!("move number '{s}' is not a number")))?,
             None => 1,
         };
+        if let Some((w, b)) = given {
+            pos.set_checks(game, 0, w);
+            pos.set_checks(game, 1, b);
+        }
         Ok(pos)
     }
 
@@ -289,6 +315,11 @@ impl<B: CellSet> Position<B> {
         match self.ep_cells.iter().next() {
             Some(c) => out += game.cell_name(c as u16),
             None => out.push('-'),
+        }
+        let limit = game.tables.rules.check_limit;
+        if limit > 0 {
+            let left = |s: usize| limit.saturating_sub(self.checks[s]);
+            out += &format!(" {}+{}", left(0), left(1));
         }
         out += &format!(" {} {}", self.halfmove, self.fullmove);
         Some(out)
@@ -408,6 +439,19 @@ impl<B: CellSet> Position<B> {
                     }
                 }
                 "clock" => pos.halfmove = value.parse().map_err(|_| PositionError(format!("clock '{value}' is not a number")))?,
+                "checks" => {
+                    for entry in list(value) {
+                        let (side, n) = entry.split_once(':').ok_or_else(|| PositionError(format!("checks: '{entry}' is not SIDE:COUNT")))?;
+                        let Some(s) = game.tables.sides.iter().position(|x| x.name == side) else {
+                            return err(format!("checks: no side '{side}'"));
+                        };
+                        let n: u8 = n.parse().map_err(|_| PositionError(format!("checks: '{n}' is not a number")))?;
+                        if game.tables.rules.check_limit == 0 || n > game.tables.rules.check_limit {
+                            return err(format!("checks: {side} cannot have given {n} checks in this variant"));
+                        }
+                        pos.set_checks(game, s, n);
+                    }
+                }
                 "move" => pos.fullmove = value.parse().map_err(|_| PositionError(format!("move '{value}' is not a number")))?,
                 "out" => {
                     for name in list(value) {
@@ -530,6 +574,10 @@ impl<B: CellSet> Position<B> {
             let v: Vec<&str> = self.ep_cells.iter().map(|c| game.cell_name(c as u16)).collect();
             parts.push(format!("ep={}:{}", v.join(","), game.cell_name(self.ep_victim)));
         }
+        if self.checks.iter().any(|&n| n > 0) {
+            let given: Vec<String> = self.checks.iter().enumerate().map(|(s, n)| format!("{}:{n}", game.tables.sides[s].name)).collect();
+            parts.push(format!("checks={}", given.join(",")));
+        }
         parts.push(format!("clock={}", self.halfmove));
         parts.push(format!("move={}", self.fullmove));
         parts.join(" ")
@@ -568,6 +616,7 @@ impl<B: CellSet> Position<B> {
             && self.ep_victim == o.ep_victim
             && self.halfmove == o.halfmove
             && self.fullmove == o.fullmove
+            && self.checks == o.checks
             && matters(self) == matters(o)
     }
 
@@ -612,7 +661,7 @@ impl<B: CellSet> Position<B> {
             for k in 0..game.kinds {
                 let ck = s * game.kinds + k;
                 if let Some(p) = &game.promotion[ck] {
-                    if let Some(c) = self.by_ck[ck].and(p.zone).iter().next() {
+                    if let Some(c) = self.by_ck[ck].and(p.zone.and_not(p.optional)).iter().next() {
                         return err(format!(
                             "{} {} on {} stands in its promotion zone",
                             name(s),

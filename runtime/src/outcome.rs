@@ -23,6 +23,8 @@ pub enum Status {
         side: usize,
         outcome: Outcome,
     },
+    /// A goal met (`reach`, `check-limit`, `extinction`).
+    Goal(crate::goals::Goal),
     /// `rules.fifty_move` plies without a capture or a `resets-clock` move.
     FiftyMove,
     /// The position occurred `rules.repetition` times.
@@ -34,6 +36,9 @@ impl<B: CellSet> Position<B> {
     pub fn status(&mut self, game: &Game<B>, history: &[u64]) -> Status {
         if let (Some(side), Some(outcome)) = (self.bare_side(game), game.tables.rules.bare) {
             return Status::Bare { side, outcome };
+        }
+        if let Some(goal) = self.goal(game) {
+            return Status::Goal(goal);
         }
         let mut moves = Vec::new();
         self.legal_moves(game, &mut moves);
@@ -110,6 +115,13 @@ pub fn describe<B: CellSet>(status: Status, game: &Game<B>, out: u64) -> String 
                 name(side),
                 result
             )
+        }
+        Status::Goal(crate::goals::Goal::Reached { side }) => format!("{} reached its goal; {} wins", name(side), team(game.team[side])),
+        Status::Goal(crate::goals::Goal::Checks { side }) => {
+            format!("{} gave {} checks; {} wins", name(side), game.tables.rules.check_limit, team(game.team[side]))
+        }
+        Status::Goal(crate::goals::Goal::Extinct { side, kind }) => {
+            format!("extinction: {} has no {} left; {} loses", name(side), game.tables.kinds[kind].name, team(game.team[side]))
         }
         Status::FiftyMove => "draw by the fifty-move rule".into(),
         Status::Repetition => "draw by repetition".into(),

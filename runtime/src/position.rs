@@ -92,6 +92,8 @@ pub struct Position<B> {
     pub stacked: B,
     /// Per colored kind: how many are in the hand.
     pub hand: Vec<u8>,
+    /// Per side: the checks it has given (`check-limit`; zeros without it).
+    pub checks: Vec<u8>,
 }
 
 /// What `make` needs to restore the position exactly.
@@ -117,6 +119,8 @@ pub struct Undo<B> {
     pub revealed: bool,
     /// The hidden piece captured with the top one, `ck + 1`, or 0.
     pub captured_under: u8,
+    /// The move gave a check that counts (`check-limit`).
+    pub gave_check: bool,
 }
 
 impl<B: CellSet> Position<B> {
@@ -141,6 +145,7 @@ impl<B: CellSet> Position<B> {
             under: vec![0; game.cells],
             stacked: B::default(),
             hand: vec![0; game.sides * game.kinds],
+            checks: vec![0; game.sides],
         }
     }
 
@@ -533,9 +538,12 @@ impl<B: CellSet> Position<B> {
     /// sides can be eliminated, the sides that then have no legal move go out ([`Position::settle`]).
     #[inline]
     pub fn make(&mut self, game: &Game<B>, mv: Move) -> Undo<B> {
-        let undo = self.make_move(game, mv);
+        let mut undo = self.make_move(game, mv);
         if game.eliminations {
             self.settle(game);
+        }
+        if !game.zobrist.checks.is_empty() {
+            undo.gave_check = self.count_check(game, undo.mover as usize);
         }
         undo
     }
@@ -563,6 +571,7 @@ impl<B: CellSet> Position<B> {
             removed: self.removed.0.len() as u32,
             revealed: false,
             captured_under: 0,
+            gave_check: false,
         };
         let mut ep_cells = B::default();
         let mut ep_victim = NO_CELL;
@@ -672,6 +681,9 @@ impl<B: CellSet> Position<B> {
         }
         let prev = undo.mover as usize;
         self.to_move = prev;
+        if undo.gave_check {
+            self.checks[prev] -= 1;
+        }
         match mv.kind {
             MoveKind::Stationary => {}
             MoveKind::Crown => {
@@ -739,6 +751,9 @@ impl<B: CellSet> Position<B> {
         }
         for (ck, &n) in self.hand.iter().enumerate() {
             h ^= game.zobrist.hand[ck].wrapping_mul(n as u64);
+        }
+        for (s, &n) in self.checks.iter().enumerate() {
+            h ^= self.checks_key(game, s, n);
         }
         h ^ self.ep_key(game, self.ep_cells)
     }

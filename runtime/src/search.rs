@@ -362,6 +362,14 @@ impl<'a, B: CellSet> Searcher<'a, B> {
     /// The game's end by a bare side, if any.
     #[inline]
     fn bare_value(&self, pos: &Position<B>, ply: usize) -> Option<i32> {
+        if self.game.goals {
+            use crate::goals::Goal;
+            match pos.goal(self.game) {
+                Some(Goal::Reached { side } | Goal::Checks { side }) => return Some(self.outcome_value(Outcome::Win, side, pos.to_move, ply)),
+                Some(Goal::Extinct { side, .. }) => return Some(self.outcome_value(Outcome::Loss, side, pos.to_move, ply)),
+                None => {}
+            }
+        }
         let outcome = self.game.tables.rules.bare?;
         let side = pos.bare_side(self.game)?;
         Some(self.outcome_value(outcome, side, pos.to_move, ply))

@@ -106,13 +106,20 @@ pub struct SideInfo {
     pub hand: Vec<u8>,
     pub promotions: Vec<PromotionInfo>,
     pub castles: Vec<CastleInfo>,
+    /// Since version 9: the side wins when a piece of `kind` stands on `cell` (`reach`), as
+    /// (kind, cell) pairs.
+    pub reach: Vec<(u8, u16)>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PromotionInfo {
     pub kind: u8,
     pub choices: Vec<u8>,
     pub zone: Vec<u16>,
+    /// Since version 9: only to a kind the side has fewer of on the board than it set up.
+    pub captured: bool,
+    /// Since version 9: the piece may also enter the zone without promoting.
+    pub optional: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -166,6 +173,10 @@ pub struct RulesInfo {
     pub bare: Option<Outcome>,
     /// Since version 7: a royal piece may not pass an attacked cell on its way.
     pub royal_path_unattacked: bool,
+    /// Since version 9: the side that has given this many checks wins (`check-limit`; 0: off).
+    pub check_limit: u8,
+    /// Since version 9: bit `kind`: a side left without a piece of that kind loses (`extinction`).
+    pub extinction: u64,
 }
 
 impl Default for RulesInfo {
@@ -179,6 +190,8 @@ impl Default for RulesInfo {
             eliminated: Eliminated::Remove,
             bare: None,
             royal_path_unattacked: false,
+            check_limit: 0,
+            extinction: 0,
         }
     }
 }

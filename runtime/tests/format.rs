@@ -121,7 +121,7 @@ fn sample() -> Tables {
                 name: "white".into(),
                 team: "light".into(),
                 setup: vec![(cell("a1"), KING), (cell("b1"), PAWN)],
-                promotions: vec![PromotionInfo { kind: PAWN, choices: vec![KING], zone: cells("a3 b3 c3") }],
+                promotions: vec![PromotionInfo { kind: PAWN, choices: vec![KING], zone: cells("a3 b3 c3"), captured: true, optional: true }],
                 castles: vec![CastleInfo {
                     name: "O-O".into(),
                     king_from: cell("a1"),
@@ -132,6 +132,8 @@ fn sample() -> Tables {
                     safe: cells("a1 b1 c1"),
                     fen: Some('K'),
                 }],
+                // The King wins on c2 (version 9).
+                reach: vec![(KING, cell("c2"))],
                 ..Default::default()
             },
             SideInfo {
@@ -142,6 +144,7 @@ fn sample() -> Tables {
                     kind: PAWN,
                     choices: vec![KING, PAWN],
                     zone: cells("a1 b1 c1"),
+                    ..PromotionInfo::default()
                 }],
                 castles: vec![CastleInfo {
                     name: "Ω-swap".into(),
@@ -166,6 +169,8 @@ fn sample() -> Tables {
             eliminated: Eliminated::Stay,
             bare: Some(Outcome::Win),
             royal_path_unattacked: true,
+            check_limit: 3,
+            extinction: 1 << PAWN,
         },
         ray_index,
         rays,
@@ -248,14 +253,19 @@ fn truncation_inside_a_valid_payload_names_the_section() {
     bytes.pop();
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
+    assert!(matches!(err, FormatError::Truncated { section: "goals", .. }), "{err:?}");
+    let mut bytes = t.to_bytes();
+    bytes.truncate(bytes.len() - goals_len(&t) - 1);
+    reseal(&mut bytes);
+    let err = Tables::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { section: "winders", .. }), "{err:?}");
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - winders_len(&t) - 1);
+    bytes.truncate(bytes.len() - (winders_len(&t) + goals_len(&t)) - 1);
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { section: "stacks", .. }), "{err:?}");
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - winders_len(&t) - stacks_len(&t) - 1);
+    bytes.truncate(bytes.len() - (winders_len(&t) + goals_len(&t)) - stacks_len(&t) - 1);
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { section: "players", .. }), "{err:?}");
@@ -631,16 +641,58 @@ fn winders_len(t: &Tables) -> usize {
     4 + t.winders.iter().map(|w| 2 + 4 + 2 * w.zone.len() + w.adjacency.iter().map(|a| 4 + 2 * a.len()).sum::<usize>()).sum::<usize>()
 }
 
-/// The sections after the layout: players (version 6), stacks (version 7), winders (version 8).
-fn tail_len(t: &Tables) -> usize {
-    players_len(t) + stacks_len(t) + winders_len(t)
+/// The length of the goals section (version 9), the last of the payload.
+fn goals_len(t: &Tables) -> usize {
+    1 + 8 + t.sides.iter().map(|s| 4 + 3 * s.reach.len() + s.promotions.len()).sum::<usize>()
 }
 
-/// `t` as a file of a version before 8 reads it: no winding rules.
-fn without_winders(t: &Tables) -> Tables {
+/// The sections after the layout: players (version 6), stacks (version 7), winders (version 8),
+/// goals (version 9).
+fn tail_len(t: &Tables) -> usize {
+    players_len(t) + stacks_len(t) + winders_len(t) + goals_len(t)
+}
+
+/// `t` as a file of a version before 9 reads it: no goals.
+fn without_goals(t: &Tables) -> Tables {
     let mut t = t.clone();
+    t.rules.check_limit = 0;
+    t.rules.extinction = 0;
+    for s in &mut t.sides {
+        s.reach.clear();
+        for p in &mut s.promotions {
+            (p.captured, p.optional) = (false, false);
+        }
+    }
+    t
+}
+
+/// `t` as a file of a version before 8 reads it: no winding rules (nor goals).
+fn without_winders(t: &Tables) -> Tables {
+    let mut t = without_goals(t);
     t.winders.clear();
     t
+}
+
+#[test]
+fn version_8_files_are_still_read() {
+    // Version 8 is version 9 without the goals section.
+    let t = with_layout();
+    let mut bytes = t.to_bytes();
+    bytes.truncate(bytes.len() - goals_len(&t));
+    bytes[4..6].copy_from_slice(&8u16.to_le_bytes());
+    reseal(&mut bytes);
+    assert_eq!(Tables::from_bytes(&bytes).expect("version 8 loads"), without_goals(&t));
+}
+
+#[test]
+fn goals_section_is_validated() {
+    let mut bad = sample();
+    bad.sides[0].reach = vec![(9, 0)];
+    let (field, _) = invalid_field(Tables::from_bytes(&bad.to_bytes()));
+    assert!(field.ends_with("reach"), "{field}");
+    let mut bad = sample();
+    bad.rules.extinction = 1 << 9;
+    assert_eq!(invalid_field(Tables::from_bytes(&bad.to_bytes())).0, "rules extinction");
 }
 
 #[test]
@@ -648,7 +700,7 @@ fn version_7_files_are_still_read() {
     // Version 7 is version 8 without the winders section.
     let t = with_layout();
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - winders_len(&t));
+    bytes.truncate(bytes.len() - (winders_len(&t) + goals_len(&t)));
     bytes[4..6].copy_from_slice(&7u16.to_le_bytes());
     reseal(&mut bytes);
     assert_eq!(Tables::from_bytes(&bytes).expect("version 7 loads"), without_winders(&t));
@@ -690,7 +742,7 @@ fn version_6_files_are_still_read() {
     // Version 6 is version 7 without the stacks section.
     let t = with_layout();
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - stacks_len(&t) - winders_len(&t));
+    bytes.truncate(bytes.len() - stacks_len(&t) - (winders_len(&t) + goals_len(&t)));
     bytes[4..6].copy_from_slice(&6u16.to_le_bytes());
     reseal(&mut bytes);
     assert_eq!(Tables::from_bytes(&bytes).expect("version 6 loads"), without_winders(&without_stacks(&t)));
@@ -700,7 +752,7 @@ fn version_6_files_are_still_read() {
 fn stacks_section_is_validated() {
     let t = sample();
     let bytes = t.to_bytes();
-    let end = bytes.len() - winders_len(&t);
+    let end = bytes.len() - (winders_len(&t) + goals_len(&t));
     for (at, field) in [(end - 2, "rules bare"), (end - 1, "rules royal_path")] {
         let mut b = bytes.clone();
         b[at] = 9;
@@ -745,7 +797,7 @@ fn version_5_files_are_still_read() {
 fn players_section_is_validated() {
     let t = sample();
     let bytes = t.to_bytes();
-    let end = bytes.len() - stacks_len(&t) - winders_len(&t);
+    let end = bytes.len() - stacks_len(&t) - (winders_len(&t) + goals_len(&t));
     for (at, field) in [(end - 2, "rules game_end"), (end - 1, "rules eliminated")] {
         let mut b = bytes.clone();
         b[at] = 9;

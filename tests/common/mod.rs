@@ -45,6 +45,25 @@ pub fn engine(path: &str) -> Engine {
     Engine::new(tables(path)).expect("engine loads")
 }
 
+/// The checked model of a variant with `arrange`, with the setup chosen as `--setup`/`--seed` do.
+#[allow(dead_code)]
+pub fn variant_choice(path: &str, choice: orbis_compiler::frontend::SetupChoice) -> orbis_compiler::model::Variant {
+    let full = root().join(path);
+    let source = std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()));
+    let checked = orbis_compiler::check_with(path, &source, choice);
+    match checked.variant {
+        Some(v) => v,
+        None => panic!("{path} ({choice:?}) does not check:\n{}", checked.render(false)),
+    }
+}
+
+/// The engine of a variant with `arrange`, at setup number `setup` (`--setup N`).
+#[allow(dead_code)]
+pub fn engine_setup(path: &str, setup: u64) -> Engine {
+    let v = variant_choice(path, orbis_compiler::frontend::SetupChoice::Number(setup));
+    Engine::new(orbis_compiler::lower::lower(&v)).expect("engine loads")
+}
+
 /// The game of an example of at most 64 cells.
 pub fn game(path: &str) -> Game<u64> {
     Game::new(tables(path))

@@ -40,6 +40,8 @@ pub struct RefPos {
     pub to_move: usize,
     /// Per side: out of the game.
     pub out: Vec<bool>,
+    /// Per side: the checks it has given (`check-limit`).
+    pub checks: Vec<u8>,
 }
 
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -69,6 +71,7 @@ fn empty(v: &Variant) -> RefPos {
         ep: None,
         to_move: 0,
         out: vec![false; v.sides.len()],
+        checks: vec![0; v.sides.len()],
     }
 }
 
@@ -309,14 +312,23 @@ pub fn pseudo(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
                 .as_ref()
                 .is_none_or(|d| passed.iter().all(|&c| !d[c]))
         };
-        let promo = v.sides[us].promotions.iter().find(|pr| pr.piece == k);
-        let mut add = |to: usize, sets_ep: Vec<usize>, takes: Option<usize>| match promo {
-            Some(pr) if pr.zone.contains(&to) => {
-                for &c in &pr.choices {
+        // A piece's promotions, one per zone, share their choices; a cell of a compulsory zone
+        // gives no choice to stay, a cell of optional zones only does.
+        let promos: Vec<_> = v.sides[us].promotions.iter().filter(|pr| pr.piece == k).collect();
+        let mut add = |to: usize, sets_ep: Vec<usize>, takes: Option<usize>| {
+            let here: Vec<_> = promos.iter().filter(|pr| pr.zone.contains(&to)).collect();
+            let Some(first) = here.first() else {
+                out.insert(RefMove::Step { from, to, promo: None, sets_ep, takes });
+                return;
+            };
+            for &c in &first.choices {
+                let had = (0..p.board.len()).filter(|&x| p.board[x] == Some((us, c))).count();
+                let set_up = v.sides[us].setup.iter().chain(&v.sides[us].atop).filter(|&&(_, kk)| kk == c).count();
+                if !first.captured || had < set_up {
                     out.insert(RefMove::Step { from, to, promo: Some(c), sets_ep: sets_ep.clone(), takes });
                 }
             }
-            _ => {
+            if here.iter().all(|pr| pr.optional) {
                 out.insert(RefMove::Step { from, to, promo: None, sets_ep, takes });
             }
         };
@@ -474,17 +486,42 @@ fn unsettled_legal(v: &Variant, p: &RefPos) -> Vec<RefPos> {
     if v.rules.bare.is_some() && (0..v.sides.len()).any(|s| !p.out[s] && bare(v, p, s)) {
         return Vec::new();
     }
+    if goal_met(v, p) {
+        return Vec::new();
+    }
+    let in_check = |q: &RefPos, side: usize| {
+        let enemies = opponents(v, q, side);
+        (0..q.board.len()).any(|c| {
+            let ours = q.board[c].is_some_and(|(s, _)| s == side);
+            ours && holds_royal(v, q, c) && enemies.iter().any(|&e| attacks(v, q, c, e))
+        })
+    };
     pseudo(v, p)
         .iter()
         .map(|m| play(v, p, m))
-        .filter(|q| {
-            let enemies = opponents(v, q, us);
-            (0..q.board.len()).all(|c| {
-                let ours = q.board[c].is_some_and(|(s, _)| s == us);
-                !(ours && holds_royal(v, q, c)) || enemies.iter().all(|&e| !attacks(v, q, c, e))
-            })
+        .filter(|q| !in_check(q, us))
+        .map(|mut q| {
+            // `check-limit`: a move that leaves the next side in check counts for the mover.
+            if v.rules.check_limit > 0 && in_check(&q, q.to_move) {
+                q.checks[us] += 1;
+            }
+            q
         })
         .collect()
+}
+
+/// A goal is met: a side's piece on a cell it must reach, a side with the checks of the limit
+/// given, or a side without a piece of an `extinction` kind (on top, hidden or in the hand).
+fn goal_met(v: &Variant, p: &RefPos) -> bool {
+    (0..v.sides.len()).filter(|&s| !p.out[s]).any(|s| {
+        let reached = v.sides[s].reach.iter().any(|(k, cells)| cells.iter().any(|&c| p.board[c] == Some((s, *k))));
+        let checks = v.rules.check_limit > 0 && p.checks[s] >= v.rules.check_limit;
+        let extinct = v.rules.extinction.iter().any(|&k| {
+            let on_board = (0..p.board.len()).any(|c| p.board[c] == Some((s, k)) || (p.hidden[c] == Some(k) && p.board[c].is_some_and(|(o, _)| o == s)));
+            !on_board && !p.hand[s].contains(&k)
+        });
+        reached || checks || extinct
+    })
 }
 
 /// The positions after each legal move, eliminations made.
@@ -558,6 +595,10 @@ pub fn general(v: &Variant, p: &RefPos) -> String {
         let out: Vec<&str> = (0..v.sides.len()).filter(|&s| p.out[s]).map(|s| v.sides[s].name.as_str()).collect();
         parts.push(format!("out={}", out.join(",")));
     }
+    if p.checks.iter().any(|&n| n > 0) {
+        let given: Vec<String> = (0..v.sides.len()).map(|s| format!("{}:{}", v.sides[s].name, p.checks[s])).collect();
+        parts.push(format!("checks={}", given.join(",")));
+    }
     parts.join(" ")
 }
 
@@ -585,8 +626,8 @@ fn read_piece<'a>(v: &Variant, text: &'a str) -> (usize, &'a str) {
     }
 }
 
-/// A position from the general notation's `turn=`, side, `hand=` and `out=` fields (no en
-/// passant, no unmoved pieces): for cross-checks from given positions.
+/// A position from the general notation's `turn=`, side, `hand=`, `out=` and `virgin=` fields (no
+/// en passant): for cross-checks from given positions.
 #[allow(dead_code)]
 pub fn from_general(v: &Variant, text: &str) -> RefPos {
     let mut p = empty(v);
@@ -612,6 +653,18 @@ pub fn from_general(v: &Variant, text: &str) -> RefPos {
                             .expect("a held piece")
                     }));
                     p.hand[s].sort_unstable();
+                }
+            }
+            "virgin" => {
+                for name in value.split(',').filter(|n| !n.is_empty()) {
+                    let c = v.board.cells.iter().position(|cell| cell.name == name).expect("cell");
+                    p.virgin[c] = true;
+                }
+            }
+            "checks" => {
+                for entry in value.split(',') {
+                    let (name, n) = entry.split_once(':').expect("SIDE:COUNT");
+                    p.checks[side(name)] = n.parse().expect("a count");
                 }
             }
             "clock" | "move" => {}

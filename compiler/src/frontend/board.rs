@@ -444,18 +444,6 @@ impl Frontend {
         }
     }
 
-    pub(super) fn cell(&mut self, name: &ast::Name, cells: &HashMap<String, CellId>, complete: bool, context: &str) -> Option<CellId> {
-        match cells.get(&name.text) {
-            Some(&c) => Some(c),
-            None => {
-                if complete {
-                    self.unknown("cell", name, context, cells.keys().map(String::as_str));
-                }
-                None
-            }
-        }
-    }
-
     pub(super) fn heading(&mut self, name: &ast::Name, headings: &HashMap<String, HeadingId>, complete: bool) -> Option<HeadingId> {
         match headings.get(&name.text) {
             Some(&h) => Some(h),

@@ -341,8 +341,8 @@ impl Frontend {
                     }
                     let mut ids = Vec::new();
                     for c in cells {
-                        match self.cell(c, &board.cells_by_name, board.cells_complete, " on this board") {
-                            Some(id) => push_unique(&mut ids, id),
+                        match self.cell_item(c, board, " on this board") {
+                            Some(found) => found.into_iter().for_each(|id| push_unique(&mut ids, id)),
                             None => ok = false,
                         }
                     }

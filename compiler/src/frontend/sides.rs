@@ -293,18 +293,26 @@ impl Frontend {
         }
         let mut setup = Vec::new();
         let mut promotions: Vec<model::Promotion> = Vec::new();
-        let mut promoted: HashMap<PieceId, Span> = HashMap::new();
+        // Per promoting piece: its first rule's span, choices and `captured` (several zones must agree).
+        let mut promoted: HashMap<PieceId, (Span, Vec<Option<PieceId>>, bool)> = HashMap::new();
         let mut castles = Vec::new();
         let mut castle_names: HashMap<&str, Span> = HashMap::new();
         let mut setup_seen = false;
         let mut setup_complete = true;
         let mut team: Option<&ast::Name> = None;
+        let mut reach = Vec::new();
 
         for stmt in &s.statements {
             match stmt {
                 ast::SideStmt::Zone { .. }
                 | ast::SideStmt::Atop(_)
                 | ast::SideStmt::Hand { .. } => {}
+                ast::SideStmt::Reach { piece, zone, .. } => {
+                    let p = self.piece_ref(piece, ast_pieces, pieces, format!("unknown piece `{}` to reach a goal", piece.text));
+                    if let (Some(p), Some(cells)) = (p, self.zone(zone, board, &zones)) {
+                        reach.push((p, cells));
+                    }
+                }
                 ast::SideStmt::Team { span, name } => match team {
                     Some(first) => {
                         let labels = vec![self.primary(*span, "a second `team`"), self.secondary(first.span, "first here")];
@@ -347,36 +355,38 @@ impl Frontend {
                         );
                         setup_complete &= piece.is_some();
                         for cell_name in cells {
-                            let Some(cell) = self.cell(cell_name, &board.cells_by_name, board.cells_complete, " on this board") else {
+                            let Some(found) = self.cell_item(cell_name, board, " on this board") else {
                                 setup_complete = false;
                                 continue;
                             };
-                            // A merged cell is named by its own name, whichever name was written.
-                            let own = board.board.cells[cell].name.clone();
-                            let written = if own == cell_name.text { String::new() } else { format!(" (written `{}`)", cell_name.text) };
-                            if board.board.cells[cell].transit {
-                                let label = self.primary(cell_name.span, "a transit cell");
-                                self.error(format!("`{own}` is a transit cell: no piece can stand there"), vec![label], vec![
-                                    "note: pieces cross transit cells but never stop on them".into(),
-                                ]);
-                                continue;
-                            }
-                            if let Some(first) = occupied.get(&cell) {
-                                let labels = vec![
-                                    self.primary(cell_name.span, format!("a second piece on `{own}`{written}")),
-                                    self.secondary(*first, "first placed here"),
-                                ];
-                                let mut notes = Vec::new();
-                                let names: Vec<&str> = board.board.aliases.iter().filter(|a| a.cell == cell).map(|a| a.name.as_str()).collect();
-                                if !names.is_empty() {
-                                    notes.push(format!("note: `{own}` is also named {} (`identify`)", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")));
+                            for cell in found {
+                                // A merged cell is named by its own name, whichever name was written.
+                                let own = board.board.cells[cell].name.clone();
+                                let written = if own == cell_name.text || cell_name.range().is_some() { String::new() } else { format!(" (written `{}`)", cell_name.text) };
+                                if board.board.cells[cell].transit {
+                                    let label = self.primary(cell_name.span, "a transit cell");
+                                    self.error(format!("`{own}` is a transit cell: no piece can stand there"), vec![label], vec![
+                                        "note: pieces cross transit cells but never stop on them".into(),
+                                    ]);
+                                    continue;
                                 }
-                                self.error(format!("two pieces on `{own}`"), labels, notes);
-                                continue;
-                            }
-                            occupied.insert(cell, cell_name.span);
-                            if let Some(p) = piece {
-                                setup.push((cell, p));
+                                if let Some(first) = occupied.get(&cell) {
+                                    let labels = vec![
+                                        self.primary(cell_name.span, format!("a second piece on `{own}`{written}")),
+                                        self.secondary(*first, "first placed here"),
+                                    ];
+                                    let mut notes = Vec::new();
+                                    let names: Vec<&str> = board.board.aliases.iter().filter(|a| a.cell == cell).map(|a| a.name.as_str()).collect();
+                                    if !names.is_empty() {
+                                        notes.push(format!("note: `{own}` is also named {} (`identify`)", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")));
+                                    }
+                                    self.error(format!("two pieces on `{own}`"), labels, notes);
+                                    continue;
+                                }
+                                occupied.insert(cell, cell_name.span);
+                                if let Some(p) = piece {
+                                    setup.push((cell, p));
+                                }
                             }
                         }
                     }
@@ -386,14 +396,19 @@ impl Frontend {
                     let choices: Vec<Option<PieceId>> = p.choices.iter().map(|c| self.piece_ref(c, ast_pieces, pieces, format!("promotion to an unknown piece `{}`", c.text))).collect();
                     let zone = self.zone(&p.zone, board, &zones);
                     if let Some(piece) = piece {
-                        if let Some(first) = promoted.get(&piece) {
-                            let labels = vec![self.primary(p.span, "a second promotion rule"), self.secondary(*first, "first here")];
-                            self.error(format!("side `{}` promotes `{}` twice", s.name.text, p.piece.text), labels, vec![
-                                "help: list all choices in one `promote` rule".into(),
-                            ]);
-                            continue;
+                        if let Some((first, first_choices, first_captured)) = promoted.get(&piece) {
+                            let same = |a: &[Option<PieceId>], b: &[Option<PieceId>]| a.iter().all(|c| b.contains(c)) && b.iter().all(|c| a.contains(c));
+                            if !same(first_choices, &choices) || *first_captured != p.captured {
+                                let labels = vec![self.primary(p.span, "other choices"), self.secondary(*first, "first here")];
+                                self.error(format!("side `{}` promotes `{}` with different choices in different zones", s.name.text, p.piece.text), labels, vec![
+                                    "note: a piece's promotion zones (optional or compulsory) share one list of choices, `captured` or not".into(),
+                                    "help: give every `promote` of the piece the same choices".into(),
+                                ]);
+                                continue;
+                            }
+                        } else {
+                            promoted.insert(piece, (p.span, choices.clone(), p.captured));
                         }
-                        promoted.insert(piece, p.span);
                     }
                     if let Some(piece) = piece {
                         if let Some(i) = choices.iter().position(|&c| c == Some(piece)) {
@@ -410,7 +425,7 @@ impl Frontend {
                         for c in choices {
                             push_unique(&mut unique, c);
                         }
-                        promotions.push(model::Promotion { piece, choices: unique, zone });
+                        promotions.push(model::Promotion { piece, choices: unique, zone, captured: p.captured, optional: p.optional });
                     }
                 }
                 ast::SideStmt::Castle(c) => {
@@ -419,8 +434,28 @@ impl Frontend {
                         continue;
                     }
                     castle_names.insert(&c.name.text, c.name.span);
-                    if let Some(castle) = self.castle(c, board) {
-                        castles.push((castle, c));
+                    castles.push(c);
+                }
+                ast::SideStmt::Arrange(a) => {
+                    setup_seen = true;
+                    let Some(placed) = self.arrange(a, ast_pieces, pieces, board) else {
+                        setup_complete = false;
+                        continue;
+                    };
+                    for (cell, piece, span) in placed {
+                        let own = board.board.cells[cell].name.clone();
+                        if board.board.cells[cell].transit {
+                            let label = self.primary(span, format!("`{own}` is a transit cell"));
+                            self.error(format!("`{own}` is a transit cell: no piece can stand there"), vec![label], vec![]);
+                            continue;
+                        }
+                        if let Some(first) = occupied.get(&cell) {
+                            let labels = vec![self.primary(span, format!("a second piece on `{own}`")), self.secondary(*first, "first placed here")];
+                            self.error(format!("two pieces on `{own}`"), labels, vec![]);
+                            continue;
+                        }
+                        occupied.insert(cell, span);
+                        setup.push((cell, piece));
                     }
                 }
             }
@@ -467,9 +502,10 @@ impl Frontend {
         // Castling must move this side's royal piece and another piece of it.
         let owner: HashMap<CellId, PieceId> = setup.iter().copied().collect();
         let mut model_castles = Vec::new();
-        for (castle, c) in castles {
+        for c in castles {
+            let Some(castle) = self.castle(c, board, &setup, pieces, setup_complete) else { continue };
             let king_span = c.fields.iter().find_map(|f| match f {
-                ast::CastleField::King { from, .. } => Some(from.span),
+                ast::CastleField::King { from, span, .. } => Some(from.as_ref().map_or(*span, |f| f.span)),
                 _ => None,
             });
             let rook_span = c.fields.iter().find_map(|f| match f {
@@ -511,6 +547,7 @@ impl Frontend {
             hand,
             promotions,
             castles: model_castles,
+            reach,
         };
         (side, zones)
     }
@@ -541,42 +578,39 @@ impl Frontend {
                             ),
                         );
                         for cell_name in cells {
-                            let Some(cell) = self.cell(
-                                cell_name,
-                                &board.cells_by_name,
-                                board.cells_complete,
-                                " on this board",
-                            ) else {
+                            let Some(found) = self.cell_item(cell_name, board, " on this board") else {
                                 continue;
                             };
-                            let own = &board.board.cells[cell].name;
-                            if !setup.iter().any(|&(c, _)| c == cell) {
-                                let label =
-                                    self.primary(cell_name.span, "no piece of the side beneath");
-                                self.error(format!("nothing to stand on at `{own}`"), vec![label], vec![format!(
-                                    "note: `atop` puts a piece on top of one of the side's own setup pieces; `{own}` holds none"
-                                )]);
-                                continue;
-                            }
-                            if atop.iter().any(|&(c, _)| c == cell) {
-                                let label = self.primary(cell_name.span, "a third piece");
-                                self.error(
-                                    format!("two pieces atop `{own}`"),
-                                    vec![label],
-                                    vec!["note: stacks hold two pieces".into()],
-                                );
-                                continue;
-                            }
-                            if let Some(p) = piece {
-                                if !pieces[p].crowns.is_empty() {
+                            for cell in found {
+                                let own = &board.board.cells[cell].name;
+                                if !setup.iter().any(|&(c, _)| c == cell) {
                                     let label =
-                                        self.primary(symbol.span, "carried by other pieces");
-                                    self.error(format!("`{}` cannot stand atop a piece", symbol.text), vec![label], vec![
-                                        "help: put it in the side's `hand`: it enters by crowning a piece".into(),
-                                    ]);
+                                        self.primary(cell_name.span, "no piece of the side beneath");
+                                    self.error(format!("nothing to stand on at `{own}`"), vec![label], vec![format!(
+                                        "note: `atop` puts a piece on top of one of the side's own setup pieces; `{own}` holds none"
+                                    )]);
                                     continue;
                                 }
-                                atop.push((cell, p));
+                                if atop.iter().any(|&(c, _)| c == cell) {
+                                    let label = self.primary(cell_name.span, "a third piece");
+                                    self.error(
+                                        format!("two pieces atop `{own}`"),
+                                        vec![label],
+                                        vec!["note: stacks hold two pieces".into()],
+                                    );
+                                    continue;
+                                }
+                                if let Some(p) = piece {
+                                    if !pieces[p].crowns.is_empty() {
+                                        let label =
+                                            self.primary(symbol.span, "carried by other pieces");
+                                        self.error(format!("`{}` cannot stand atop a piece", symbol.text), vec![label], vec![
+                                            "help: put it in the side's `hand`: it enters by crowning a piece".into(),
+                                        ]);
+                                        continue;
+                                    }
+                                    atop.push((cell, p));
+                                }
                             }
                         }
                     }
@@ -790,75 +824,14 @@ impl Frontend {
                 let mut out = Vec::new();
                 let mut ok = true;
                 for c in cells {
-                    match self.cell(c, &board.cells_by_name, board.cells_complete, " on this board") {
-                        Some(id) => push_unique(&mut out, id),
+                    match self.cell_item(c, board, " on this board") {
+                        Some(found) => found.into_iter().for_each(|id| push_unique(&mut out, id)),
                         None => ok = false,
                     }
                 }
                 ok.then_some(out)
             }
         }
-    }
-
-    pub(super) fn castle(&mut self, c: &ast::Castle, board: &BoardInfo) -> Option<model::Castle> {
-        let mut king = None;
-        let mut rook = None;
-        let mut empty = Vec::new();
-        let mut safe = Vec::new();
-        let mut fen = None;
-        let mut seen: HashMap<&'static str, Span> = HashMap::new();
-        let mut ok = true;
-        let context = format!(" on this board (castling rule `{}`)", c.name.text);
-        for f in &c.fields {
-            let (word, span) = match f {
-                ast::CastleField::King { span, .. } => ("king", *span),
-                ast::CastleField::Rook { span, .. } => ("rook", *span),
-                ast::CastleField::Empty { span, .. } => ("empty", *span),
-                ast::CastleField::Safe { span, .. } => ("safe", *span),
-                ast::CastleField::Fen { span, .. } => ("fen", *span),
-            };
-            if let Some(first) = seen.get(word) {
-                let labels = vec![self.primary(span, format!("a second `{word}`")), self.secondary(*first, "first here")];
-                self.error(format!("castling rule `{}` gives `{word}` twice", c.name.text), labels, vec![]);
-                ok = false;
-                continue;
-            }
-            seen.insert(word, span);
-            let mut cell = |fe: &mut Frontend, n: &ast::Name| {
-                let r = fe.cell(n, &board.cells_by_name, board.cells_complete, &context);
-                ok &= r.is_some();
-                r
-            };
-            match f {
-                ast::CastleField::King { from, to, .. } => king = cell(self, from).zip(cell(self, to)),
-                ast::CastleField::Rook { from, to, .. } => rook = cell(self, from).zip(cell(self, to)),
-                ast::CastleField::Empty { cells, .. } => empty = cells.iter().filter_map(|n| cell(self, n)).collect(),
-                ast::CastleField::Safe { cells, .. } => safe = cells.iter().filter_map(|n| cell(self, n)).collect(),
-                ast::CastleField::Fen { letter, .. } => {
-                    fen = self.symbol(letter, "FEN castling letter");
-                    ok &= fen.is_some();
-                }
-            }
-        }
-        for (word, example) in [("king", "king e1 -> g1"), ("rook", "rook h1 -> f1")] {
-            if !seen.contains_key(word) {
-                let label = self.primary(c.name.span, format!("no `{word}` move"));
-                self.error(format!("castling rule `{}` is missing `{word}`", c.name.text), vec![label], vec![format!("help: add e.g. `{example}`")]);
-                ok = false;
-            }
-        }
-        let ((king_from, king_to), (rook_from, rook_to)) = (king?, rook?);
-        if king_from == rook_from {
-            let label = self.primary(c.span, "the king and the rook start on the same cell");
-            self.error(format!("castling rule `{}` is impossible", c.name.text), vec![label], vec![]);
-            ok = false;
-        }
-        if king_to == rook_to {
-            let label = self.primary(c.span, "the king and the rook end on the same cell");
-            self.error(format!("castling rule `{}` is impossible", c.name.text), vec![label], vec![]);
-            ok = false;
-        }
-        ok.then_some(model::Castle { name: c.name.text.clone(), king_from, king_to, rook_from, rook_to, empty, safe, fen })
     }
 
     // ------------------------------------------------------------ rules
@@ -899,6 +872,20 @@ impl Frontend {
                 }
                 ast::SettingKind::RoyalPath { unattacked } => {
                     rules.royal_path_unattacked = unattacked
+                }
+                ast::SettingKind::Extinction => {}
+                ast::SettingKind::CheckLimit(n) => match u8::try_from(n.value) {
+                    Ok(v) if v > 0 => rules.check_limit = v,
+                    _ => {
+                        let label = self.primary(n.span, "out of range");
+                        self.error(format!("check-limit {} is out of range", n.value), vec![label], vec!["note: the limit is 1 to 255 checks".into()]);
+                    }
+                },
+                ast::SettingKind::Setup(n) => {
+                    if !(0..MAX_ARRANGEMENTS as i64).contains(&n.value) {
+                        let label = self.primary(n.span, "out of range");
+                        self.error(format!("setup number {} is out of range", n.value), vec![label], vec![format!("note: setup numbers are 0 to {}", MAX_ARRANGEMENTS - 1)]);
+                    }
                 }
                 ast::SettingKind::FiftyMove(n) => match u16::try_from(n.value) {
                     Ok(v) => rules.fifty_move = u32::from(v),

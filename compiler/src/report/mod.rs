@@ -100,8 +100,14 @@ impl<'a> Ctx<'a> {
         ctx
     }
 
-    /// Whether `piece` of `side` must promote on `cell` (so it never stays there).
+    /// Whether `piece` of `side` must promote on `cell` (so it never stays there): a cell of one
+    /// of its compulsory zones.
     pub fn promotes_on(&self, side: usize, piece: PieceId, cell: CellId) -> bool {
+        self.v.sides[side].promotions.iter().any(|p| p.piece == piece && !p.optional && p.zone.contains(&cell))
+    }
+
+    /// Whether `piece` of `side` may promote on `cell` (a cell of any of its zones).
+    pub fn may_promote_on(&self, side: usize, piece: PieceId, cell: CellId) -> bool {
         self.v.sides[side].promotions.iter().any(|p| p.piece == piece && p.zone.contains(&cell))
     }
 
@@ -156,7 +162,7 @@ impl<'a> Ctx<'a> {
             }
         }
         while let Some((piece, cell)) = stack.pop() {
-            if self.promotes_on(side, piece, cell) {
+            if self.may_promote_on(side, piece, cell) {
                 for p in &v.sides[side].promotions {
                     if p.piece == piece && p.zone.contains(&cell) {
                         for &choice in &p.choices {
@@ -167,7 +173,9 @@ impl<'a> Ctx<'a> {
                         }
                     }
                 }
-                continue;
+                if self.promotes_on(side, piece, cell) {
+                    continue;
+                }
             }
             let next: Vec<CellId> = self.any_dest(side, piece, cell).collect();
             for c in next {

@@ -1,0 +1,172 @@
+//! The variants of examples/fairy/ beyond their perft suite (tests/perft/fairy.txt): counts with no
+//! published figure confirmed by the slow reference generator, and Chess960's numbering.
+
+mod common;
+
+use common::reference::{from_general, perft, start};
+use orbis_compiler::frontend::SetupChoice;
+
+const CHESS960: &str = "examples/fairy/chess960.orbis";
+
+/// Berolina chess has no published perft: its depth-4 count (also Fairy-Stockfish's) is confirmed
+/// here by the reference generator (about a minute).
+#[test]
+#[ignore = "slow: the reference generator's perft 4"]
+fn berolina_perft_4_matches_reference() {
+    let v = common::variant("examples/fairy/berolina.orbis");
+    assert_eq!(perft(&v, &start(&v), 4), 882_717);
+}
+
+/// Chess960 castling in a middlegame where both castlings are still allowed (the published
+/// position 1, whose king castles short without moving): the reference agrees to depth 3.
+#[test]
+fn chess960_castling_matches_reference() {
+    let v = common::variant_choice(CHESS960, SetupChoice::Number(1));
+    let engine = common::engine_setup(CHESS960, 1);
+    let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9";
+    let p = from_general(&v, &engine.general_text(Some(fen)).unwrap());
+    for depth in 1..=3 {
+        assert_eq!(engine.perft(Some(fen), depth).unwrap(), perft(&v, &p, depth), "perft({depth})");
+    }
+}
+
+/// White's first rank of a setup, as FEN letters.
+fn first_rank(choice: SetupChoice) -> String {
+    let v = common::variant_choice(CHESS960, choice);
+    let mut rank = vec!['.'; 8];
+    for &(cell, piece) in &v.sides[0].setup {
+        let (x, y) = v.board.cells[cell].coords.unwrap();
+        if y == 0 {
+            rank[x as usize] = v.pieces[piece].symbol;
+        }
+    }
+    rank.into_iter().collect()
+}
+
+/// The standard numbering's known arrays, the default (518) and black mirroring white.
+#[test]
+fn chess960_numbering_gives_the_known_arrays() {
+    for (n, array) in [(518, "RNBQKBNR"), (0, "BBQNNRKR"), (1, "BQNBNRKR"), (874, "QRKRBBNN"), (906, "RKQRBBNN"), (959, "RKRNNQBB")] {
+        assert_eq!(first_rank(SetupChoice::Number(n)), array, "setup {n}");
+    }
+    assert_eq!(first_rank(SetupChoice::Default), "RNBQKBNR");
+    let engine = common::engine_setup(CHESS960, 0);
+    assert_eq!(engine.position_text(None).unwrap(), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1");
+}
+
+/// All 960 numbers give 960 different arrays, each with its bishops on both colours and its king
+/// between its rooks; 960 is out of range.
+#[test]
+fn chess960_numbers_cover_every_array_once() {
+    let mut seen = std::collections::HashSet::new();
+    for n in 0..960 {
+        let a: Vec<char> = first_rank(SetupChoice::Number(n)).chars().collect();
+        let bishops: Vec<usize> = (0..8).filter(|&i| a[i] == 'B').collect();
+        assert_eq!(bishops.len(), 2);
+        assert_ne!(bishops[0] % 2, bishops[1] % 2, "setup {n}: bishops on one colour");
+        let rooks: Vec<usize> = (0..8).filter(|&i| a[i] == 'R').collect();
+        let king = a.iter().position(|&c| c == 'K').unwrap();
+        assert!(rooks[0] < king && king < rooks[1], "setup {n}: king not between the rooks");
+        assert!(seen.insert(a), "setup {n} repeats an array");
+    }
+    let source = std::fs::read_to_string(common::root().join(CHESS960)).unwrap();
+    let checked = orbis_compiler::check_with(CHESS960, &source, SetupChoice::Number(960));
+    assert!(checked.render(false).contains("setup 960 is out of range"), "{}", checked.render(false));
+}
+
+/// A seed always draws the same setup; different seeds draw different ones.
+#[test]
+fn chess960_seed_is_deterministic() {
+    let a = first_rank(SetupChoice::Seed(7));
+    assert_eq!(a, first_rank(SetupChoice::Seed(7)));
+    let n = orbis_compiler::frontend::mix(7) % 960;
+    assert_eq!(a, first_rank(SetupChoice::Number(n)));
+    let drawn: std::collections::HashSet<String> = (0..20).map(|s| first_rank(SetupChoice::Seed(s))).collect();
+    assert!(drawn.len() > 10, "seeds draw few setups: {drawn:?}");
+}
+
+/// Three-check's counters: read in both of Fairy-Stockfish's forms, written as checks still to
+/// give, counted by the moves that check, and the third check ends the game.
+#[test]
+fn three_check_counts_checks_and_ends_the_game() {
+    let engine = common::engine("examples/fairy/threecheck.orbis");
+    let given = engine.position_text(Some("7r/1p4p1/pk3p2/RN6/8/P5Pp/3p1P1P/4R1K1 w - - 1 39 +2+0")).unwrap();
+    assert_eq!(given, "7r/1p4p1/pk3p2/RN6/8/P5Pp/3p1P1P/4R1K1 w - - 1+3 1 39");
+    // Ra6+ is White's third check: the game is over, Black has no move.
+    let after = engine.play(Some(&given), &["Ra5xa6"]).unwrap();
+    assert!(after.contains(" 0+3 "), "{after}");
+    assert!(engine.moves(Some(&after)).unwrap().is_empty());
+    let v = common::variant("examples/fairy/threecheck.orbis");
+    let p = from_general(&v, &engine.general_text(Some(&given)).unwrap());
+    for depth in 1..=2 {
+        assert_eq!(engine.perft(Some(&given), depth).unwrap(), perft(&v, &p, depth), "perft({depth})");
+    }
+}
+
+/// King of the Hill: a king on a centre cell ends the game; the reference agrees on the
+/// published position.
+#[test]
+fn king_of_the_hill_ends_on_the_centre() {
+    let path = "examples/fairy/kingofthehill.orbis";
+    let engine = common::engine(path);
+    let after = engine.play(Some("8/8/8/8/8/4K3/8/k7 w - - 0 1"), &["Ke3-e4"]).unwrap();
+    assert!(engine.moves(Some(&after)).unwrap().is_empty(), "{after}");
+    let fen = "rnb2b1r/ppp2ppp/3k4/8/1PKp1pn1/3Pq3/PBP1P2P/RN1Q1B1R w - - 4 12";
+    let v = common::variant(path);
+    let p = from_general(&v, &engine.general_text(Some(fen)).unwrap());
+    for depth in 1..=2 {
+        assert_eq!(engine.perft(Some(fen), depth).unwrap(), perft(&v, &p, depth), "perft({depth})");
+    }
+}
+
+/// `extinction Q`: a side left without a queen loses at once; the reference agrees.
+#[test]
+fn extinction_ends_the_game_when_a_kind_dies_out() {
+    let source = std::fs::read_to_string(common::root().join("examples/orthodox.orbis")).unwrap();
+    let source = source.replace("  repetition 3\n}", "  repetition 3\n  extinction Queen\n}");
+    let v = common::variant_from("examples/orthodox.orbis", &source);
+    assert_eq!(v.rules.extinction.len(), 1);
+    let engine = orbis_runtime::Engine::new(orbis_compiler::lower::lower(&v)).unwrap();
+    let fen = "4k3/8/8/3q4/8/8/3Q4/4K3 w - - 0 1";
+    let after = engine.play(Some(fen), &["Qd2xd5"]).unwrap();
+    assert!(engine.moves(Some(&after)).unwrap().is_empty(), "{after}");
+    let p = from_general(&v, &engine.general_text(Some(fen)).unwrap());
+    for depth in 1..=3 {
+        assert_eq!(engine.perft(Some(fen), depth).unwrap(), perft(&v, &p, depth), "perft({depth})");
+    }
+}
+
+const GRAND: &str = "examples/fairy/grand.orbis";
+
+/// The moves of the piece on `from`, in notation.
+fn moves_from(engine: &orbis_runtime::Engine, fen: &str, from: &str) -> Vec<String> {
+    engine.moves(Some(fen)).unwrap().into_iter().map(|m| m.notation).filter(|n| n[1..].starts_with(from)).collect()
+}
+
+/// Grand chess promotion: optional on the eighth and ninth ranks, compulsory on the tenth, and only
+/// to a kind the side has lost; a pawn may stand in its optional zone, not on the tenth rank.
+#[test]
+fn grand_chess_promotes_to_captured_pieces_only() {
+    let engine = common::engine(GRAND);
+    // Nothing lost: into the optional zone the pawn stays a pawn; onto the tenth rank it cannot go.
+    let full = "r8r/1nbqkcabn1/pppp1ppppp/4P5/10/10/10/PPPP1PPPPP/1NBQKCABN1/R8R w - - 0 1";
+    assert_eq!(moves_from(&engine, full, "e7"), ["Pe7-e8", "Pe7xd8", "Pe7xf8"]);
+    let ninth = "r6k1r/1nbqPcabn1/pppp1ppppp/10/10/10/10/PPPP1PPPPP/1NBQKCABN1/R8R w - - 0 1";
+    assert!(moves_from(&engine, ninth, "e9").is_empty(), "nothing lost, no move to the tenth rank");
+    // The queen lost: the queen is a choice, and on the ninth rank staying a pawn is too.
+    let lost = "k9/4P5/10/10/10/10/10/10/3PK5/10 w - - 0 1";
+    let ninth_moves = moves_from(&engine, lost, "e9");
+    assert_eq!(ninth_moves.len(), 6, "{ninth_moves:?}");
+    assert!(!ninth_moves.contains(&"Pe9-e10".to_string()));
+    let eighth = moves_from(&engine, "k9/10/4P5/10/10/10/10/10/4K5/10 w - - 0 1", "e8");
+    assert_eq!(eighth.len(), 7, "six promotions and the plain step: {eighth:?}");
+    assert!(engine.moves(Some("k3P5/10/10/10/10/10/10/10/4K5/10 w - - 0 1")).is_err());
+    // The reference agrees where promotions happen.
+    let v = common::variant(GRAND);
+    for fen in [lost, "k9/10/4P5/10/10/10/10/10/4K5/10 w - - 0 1", full] {
+        let p = from_general(&v, &engine.general_text(Some(fen)).unwrap());
+        for depth in 1..=2 {
+            assert_eq!(engine.perft(Some(fen), depth).unwrap(), perft(&v, &p, depth), "{fen} perft({depth})");
+        }
+    }
+}
