@@ -390,7 +390,7 @@ fn against_random<B: CellSet>(
 /// The engine at depth 3 against a random mover, 100 games on the orthodox board and 100 on each
 /// of two spheres, colours alternating: at least 95 wins each.
 #[test]
-#[ignore]
+#[ignore = "slow: 300 games at depth 3; results recorded in docs/performance.md"]
 fn beats_a_random_mover() {
     for path in [ORTHODOX, NADVORNEY, SPHERE_CHESS] {
         let engine = common::engine(path);
@@ -405,7 +405,7 @@ fn beats_a_random_mover() {
 /// announced a mate in one or two, with the orthodox engine's view of the same position (how the
 /// positions of `spherical_mates_through_the_seams` were found).
 #[test]
-#[ignore]
+#[ignore = "a tool, not a check: prints the mates that spherical_mates_through_the_seams asserts"]
 fn harvest_sphere_mates() {
     let orthodox = common::engine(ORTHODOX);
     for path in [NADVORNEY, SPHERE_CHESS] {
@@ -419,28 +419,5 @@ fn harvest_sphere_mates() {
                 .unwrap_or_else(|e| e.to_string());
             println!("  {text} | {line} | orthodox: {flat}");
         }
-    }
-}
-
-/// Speed from the orthodox start (printed, never asserted).
-#[test]
-#[ignore]
-fn speed() {
-    let engine = common::engine(ORTHODOX);
-    for d in [5, 6, 7] {
-        // The best of three runs (the machine is shared).
-        let report = (0..3)
-            .map(|_| engine.search(None, &[], depth(d)).unwrap())
-            .min_by_key(|r| r.elapsed)
-            .unwrap();
-        let s = report.elapsed.as_secs_f64();
-        println!(
-            "depth {d}: {} {:?} nodes {} in {s:.3} s: {:.0} nodes/s; pv {}",
-            report.best.unwrap().notation,
-            report.score,
-            report.nodes,
-            report.nodes as f64 / s,
-            report.pv.join(" ")
-        );
     }
 }
