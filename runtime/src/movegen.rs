@@ -350,6 +350,13 @@ impl<B: CellSet> Position<B> {
         (quiet.and_not(game.transit).or(capture), sets_ep, stationary)
     }
 
+    /// Whether `side` may promote to `choice` now: always, or under `captured` (a `limit`) only
+    /// while it has fewer of that kind than it set up.
+    #[inline(always)]
+    fn choice_open(&self, game: &Game<B>, side: usize, choice: u8, limit: u32) -> bool {
+        limit == u32::MAX || self.by_ck[side * game.kinds + choice as usize].count() < limit
+    }
+
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn push(&self, game: &Game<B>, ck: usize, from: usize, to: usize, kind: MoveKind, aux: u32, out: &mut Vec<Move>) {
@@ -358,8 +365,7 @@ impl<B: CellSet> Position<B> {
             Some(p) if p.zone.has(to) => {
                 let side = ck / game.kinds;
                 for (&choice, &limit) in p.choices.iter().zip(&p.limit) {
-                    // `captured`: only while the side has fewer of the kind than it set up.
-                    if limit == u32::MAX || self.by_ck[side * game.kinds + choice as usize].count() < limit {
+                    if self.choice_open(game, side, choice, limit) {
                         out.push(Move { promotion: choice, ..mv });
                     }
                 }
@@ -701,12 +707,7 @@ impl<B: CellSet> Position<B> {
                             // (`captured` choices while the side has lost one), plus the move
                             // without promotion on the zone's optional cells.
                             let side = ck / game.kinds;
-                            let open = p
-                                .choices
-                                .iter()
-                                .zip(&p.limit)
-                                .filter(|&(&c, &limit)| limit == u32::MAX || self.by_ck[side * game.kinds + c as usize].count() < limit)
-                                .count() as u64;
+                            let open = p.choices.iter().zip(&p.limit).filter(|&(&c, &limit)| self.choice_open(game, side, c, limit)).count() as u64;
                             let promoting = t.and(p.zone);
                             let optional = promoting.and(p.optional).count() as u64;
                             n = n - promoting.count() as u64 + promoting.count() as u64 * open + optional;
