@@ -22,6 +22,7 @@ pub mod position;
 pub mod san;
 pub mod search;
 pub mod tables;
+pub mod validate;
 pub mod view;
 
 pub use bits::CellSet;
