@@ -8,6 +8,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+mod betza;
 mod board;
 mod cells;
 mod setups;
@@ -135,6 +136,7 @@ struct ForwardUse {
 }
 
 /// A rule's `on ...`, resolved once the sides are known.
+#[derive(Clone)]
 enum PendingOn {
     Cells(Vec<CellId>),
     Zone(ast::Name),
@@ -330,7 +332,7 @@ impl Frontend {
             directions,
         };
         let mut sources = board.sources;
-        sources.rules = pieces.iter().map(|p| p.rules.iter().map(|r| r.span).collect()).collect();
+        sources.rules = variant.pieces.iter().map(|p| p.rules.iter().map(|r| r.span).collect()).collect();
         Some((variant, sources))
     }
 

@@ -53,6 +53,12 @@ impl Sources {
         }
     }
 
+    /// The text a global span covers, in whichever file it lies.
+    pub fn text(&self, span: Span) -> Option<&str> {
+        let (id, range) = self.locate(span.range());
+        codespan_reporting::files::Files::source(&self.files, id).ok()?.get(range)
+    }
+
     /// Rewrites labels written with global ranges into (file, local range).
     pub fn map(&self, diagnostics: &mut [Diagnostic<usize>]) {
         for d in diagnostics {
@@ -95,7 +101,8 @@ pub fn resolve(
         }
     }
     let mut included = Vec::new();
-    for inc in &file.includes {
+    for include in &file.includes {
+        let inc = &include.path;
         let target = dir.join(&inc.text);
         let canonical = target.canonicalize().unwrap_or_else(|_| target.clone());
         if stack.contains(&canonical) {
@@ -112,7 +119,8 @@ pub fn resolve(
             ));
             continue;
         }
-        if sources.included.contains(&canonical) {
+        // A library taken whole is merged once; pieces taken by name come each time they are named.
+        if include.only.is_none() && sources.included.contains(&canonical) {
             continue;
         }
         if sources.ranges.len() > crate::input::MAX_INCLUDED_FILES {
@@ -142,14 +150,55 @@ pub fn resolve(
                     ));
                     continue;
                 }
-                sources.included.push(canonical.clone());
+                if include.only.is_none() {
+                    sources.included.push(canonical.clone());
+                }
                 stack.push(canonical);
-                included.push(resolve(sub, &target, sources, stack, errors, syntax));
+                let lib = resolve(sub, &target, sources, stack, errors, syntax);
                 stack.pop();
+                included.push(match &include.only {
+                    Some(only) => only_pieces(lib, inc, only, errors),
+                    None => lib,
+                });
             }
         }
     }
     included.into_iter().rev().fold(file, |acc, lib| merge(lib, acc))
+}
+
+/// The pieces `only` names of a resolved library, nothing else, under their new symbols.
+fn only_pieces(lib: ast::File, inc: &ast::Name, only: &[ast::IncludePiece], errors: &mut Vec<Diagnostic<usize>>) -> ast::File {
+    if only.is_empty() {
+        errors.push(include_error(format!("nothing taken from `{}`", inc.text), inc.span, "an empty list of pieces"));
+    }
+    let mut pieces: Vec<ast::Piece> = lib
+        .items
+        .into_iter()
+        .filter_map(|item| match item {
+            Item::Piece(p) => Some(p),
+            _ => None,
+        })
+        .collect();
+    let mut names: Vec<String> = pieces.iter().map(|p| p.name.text.clone()).collect();
+    names.sort_unstable();
+    let mut items = Vec::new();
+    for want in only {
+        match pieces.iter().position(|p| p.name.text == want.name.text) {
+            Some(i) => {
+                let mut p = pieces.swap_remove(i);
+                if let Some(symbol) = &want.symbol {
+                    p.symbol = symbol.clone();
+                }
+                items.push(Item::Piece(p));
+            }
+            None => {
+                let d = include_error(format!("no piece `{}` in `{}`", want.name.text, inc.text), want.name.span, "not in the library, or named twice")
+                    .with_notes(vec![format!("note: its pieces are {}", names.join(", "))]);
+                errors.push(d);
+            }
+        }
+    }
+    ast::File { items, includes: Vec::new(), ..lib }
 }
 
 /// `base`'s declarations, then `top`'s; `top` replaces what it redefines by name.

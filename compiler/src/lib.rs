@@ -70,14 +70,13 @@ impl Checked {
 /// its warnings; `None` when the file has errors.
 pub fn report(checked: &Checked) -> Option<report::Report> {
     let variant = checked.variant.as_ref()?;
-    let source = codespan_reporting::files::Files::source(&checked.files, checked.file_id).ok();
     let warnings = checked
         .diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Warning)
         .map(|d| d.message.clone())
         .collect();
-    Some(report::build(variant, source, warnings))
+    Some(report::build(variant, warnings))
 }
 
 /// Parses, checks and analyzes a variant. `name` is the file name shown in diagnostics; it is also
@@ -108,13 +107,17 @@ pub fn check_with(name: &str, source: &str, setup: frontend::SetupChoice) -> Che
                 let output = frontend::check(&ast, 0, setup);
                 let mut diagnostics = output.diagnostics;
                 let variant = match output.variant {
-                    Some((variant, sources)) => match lower::expansion_limit(&variant) {
+                    Some((variant, located)) => match lower::expansion_limit(&variant) {
                         Some(overflow) => {
-                            diagnostics.push(expansion_diagnostic(&variant, &sources, overflow));
+                            diagnostics.push(expansion_diagnostic(&variant, &located, overflow));
                             None
                         }
                         None => {
-                            diagnostics.extend(analysis::analyze(&variant, &sources, &ast, 0));
+                            diagnostics.extend(analysis::analyze(&variant, &located, &ast, 0));
+                            let mut variant = variant;
+                            for rule in variant.pieces.iter_mut().flat_map(|p| p.rules.iter_mut()) {
+                                rule.text = sources.text(rule.span).map(|t| t.split_whitespace().collect::<Vec<_>>().join(" ")).unwrap_or_default();
+                            }
                             Some(variant)
                         }
                     },

@@ -184,6 +184,13 @@ pub fn rule_rays_within(
         },
         bends: bend_cycles(&l.bending),
     }));
+    if rule.ride {
+        let mut out = ride_rays(&v.board, &geo, flags, origin, &starts, &legs, budget)?;
+        if let Some(onto) = onto {
+            out = only_onto(out, onto);
+        }
+        return Ok(out);
+    }
     // A leap's rays do not depend on the cells passed, so it is walked by its reachable
     // (leg, cell, heading) states, each once, instead of by its paths.
     let by_state = rule.leap && flags & ray::PASS_UNATTACKED == 0;
@@ -264,6 +271,66 @@ fn bend_cycles(bending: &[Vec<i32>]) -> Vec<Vec<i32>> {
             .collect();
     }
     out
+}
+
+/// A `ride` rule: for each first heading and each choice of every later leg's turn, the path
+/// repeated, each repetition starting with the heading it arrived with turned back by the
+/// path's own turns (so on a grid it keeps its direction: the nightrider's (1, 2) leaps). The
+/// landing cells form one sliding ray; the cells within a repetition are leapt. It stops at the
+/// board's edge, at the origin (a closed line) and when a landing (cell, heading) repeats.
+fn ride_rays(
+    board: &Board,
+    geo: &Geometry,
+    flags: u8,
+    origin: CellId,
+    starts: &[HeadingId],
+    legs: &[Leg],
+    budget: &mut usize,
+) -> Result<Vec<PathRay>, TooLarge> {
+    // Every combination of the later legs' turns.
+    let mut combos: Vec<Vec<i32>> = vec![Vec::new()];
+    for leg in &legs[1..] {
+        combos = combos.iter().flat_map(|c| leg.turns.iter().map(move |&t| [c.as_slice(), &[t]].concat())).collect();
+    }
+    let mut out = Vec::new();
+    for &h0 in starts {
+        for combo in &combos {
+            let back = -combo.iter().sum::<i32>();
+            let (mut cell, mut heading) = (origin, h0);
+            let mut cells = Vec::new();
+            let mut seen = HashSet::default();
+            let mut returns = false;
+            'repeat: loop {
+                let (mut c, mut h) = (cell, heading);
+                for (i, leg) in legs.iter().enumerate() {
+                    *budget = budget.checked_sub(1).ok_or(TooLarge)?;
+                    let turned = if i == 0 { h } else { board.rotate_at(c, h, combo[i - 1]) };
+                    match leg.avoid.step(geo, c, turned) {
+                        Some(next) => (c, h) = next,
+                        None => break 'repeat,
+                    }
+                }
+                if c == origin {
+                    returns = true;
+                    break;
+                }
+                if !seen.insert((c, h)) {
+                    break;
+                }
+                cells.push(c);
+                (cell, heading) = (c, board.rotate_at(c, h, back));
+            }
+            if !cells.is_empty() {
+                let mut f = flags | ray::SLIDE;
+                if returns {
+                    f |= ray::RETURNS;
+                }
+                *budget = budget.checked_sub(cells.len()).ok_or(TooLarge)?;
+                out.push(PathRay { flags: f, heading: h0, must_empty: Vec::new(), cells });
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// A `distance N by GROUP` rule: a leap to every cell exactly `steps` steps away (the fewest

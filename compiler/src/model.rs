@@ -217,6 +217,15 @@ pub struct MoveRule {
     pub en_passant: bool,
     /// The cells passed must be transit cells, and not attacked when the move is made.
     pub across_transit: bool,
+    /// `ride`: the path (steps only) repeats in the same direction, landing after each repetition
+    /// on cells that must be empty to go on (the nightrider); the cells within a repetition are
+    /// leapt.
+    pub ride: bool,
+    /// Where the rule is written (global offsets; a `betza` text gives several rules one span).
+    pub span: orbis_grammar::ast::Span,
+    /// The rule as written, whitespace collapsed, for reports; filled in once every file's text
+    /// is at hand (`check_with`), empty until then.
+    pub text: String,
     /// The first leg's headings. `Dirs::Side` is resolved per side and cell at lowering.
     pub first: Dirs,
     pub first_slides: bool,

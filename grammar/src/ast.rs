@@ -50,8 +50,22 @@ pub struct File {
     /// `library` rather than `variant`: shared declarations, not a playable game on its own.
     pub library: bool,
     /// `include "path"` declarations, in order; the path is relative to the including file.
-    pub includes: Vec<Name>,
+    pub includes: Vec<Include>,
     pub items: Vec<Item>,
+}
+
+/// `include "path"`, or `include "path" { Ferz Alfil as E }`: only some pieces of the library.
+#[derive(Debug, Clone)]
+pub struct Include {
+    pub path: Name,
+    pub only: Option<Vec<IncludePiece>>,
+}
+
+/// A piece taken from a library, under another symbol after `as`.
+#[derive(Debug, Clone)]
+pub struct IncludePiece {
+    pub name: Name,
+    pub symbol: Option<Name>,
 }
 
 #[derive(Debug, Clone)]
@@ -359,6 +373,8 @@ pub enum ModifierKind {
     EnPassant,
     /// The cells the move passes must be transit cells, none of them attacked.
     AcrossTransit,
+    /// The path repeats in the same direction, landing after each repetition (the nightrider).
+    Ride,
 }
 
 impl ModifierKind {
@@ -371,6 +387,7 @@ impl ModifierKind {
             ModifierKind::EnPassantTarget => "en-passant-target",
             ModifierKind::EnPassant => "en-passant",
             ModifierKind::AcrossTransit => "across-transit",
+            ModifierKind::Ride => "ride",
         }
     }
 }
@@ -403,6 +420,9 @@ pub enum LegDirs {
     /// `wind GROUP within ZONE`: every cell of the zone reachable through empty cells of it (a
     /// whole rule of its own).
     Wind { span: Span, dirs: DirSet, zone: Zone },
+    /// `betza "..."`: moves in Betza's notation (a whole rule of its own); `text` spans the
+    /// letters inside the quotes.
+    Betza { span: Span, text: Name },
 }
 
 /// `bending +2 -2`: per step after the first, the turn from straight on (cycled); each amount

@@ -100,6 +100,10 @@ fn span_of(pair: &Pair<Rule>) -> Span {
     let mut last = pair.clone().into_inner().last();
     while let Some(child) = last {
         end = child.as_span().end();
+        if child.as_rule() == Rule::string {
+            // Its last child is the text inside the quotes; the closing quote is part of it.
+            break;
+        }
         last = child.into_inner().last();
     }
     let base = BASE.with(|b| b.get());
@@ -139,6 +143,8 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_check_limit
             | Rule::kw_extinction
             | Rule::kw_between
+            | Rule::kw_betza
+            | Rule::kw_as
             | Rule::kw_library
             | Rule::kw_include
             | Rule::kw_for
@@ -278,8 +284,24 @@ fn build_file(pair: Pair<Rule>) -> Result<File, SyntaxError> {
     for item in children.rest() {
         match item.as_rule() {
             Rule::include => {
-                let string = Children::of(item).next()?;
-                includes.push(name_of(&Children::of(string).next()?));
+                let mut c = Children::of(item);
+                let string = c.next()?;
+                let path = name_of(&Children::of(string).next()?);
+                let only = match c.rest().next() {
+                    Some(list) => Some(
+                        Children::of(list)
+                            .rest()
+                            .map(|piece| {
+                                let mut pc = Children::of(piece);
+                                let name = pc.name()?;
+                                let symbol = pc.rest().next().map(|p| name_of(&p));
+                                Ok(IncludePiece { name, symbol })
+                            })
+                            .collect::<Result<Vec<_>, SyntaxError>>()?,
+                    ),
+                    None => None,
+                };
+                includes.push(Include { path, only });
             }
             Rule::board => items.push(Item::Board(build_board(item)?)),
             Rule::piece => items.push(Item::Piece(build_piece(item)?)),
@@ -622,6 +644,7 @@ fn build_rule(pair: Pair<Rule>) -> Result<Rule_, SyntaxError> {
                     "en-passant-target" => ModifierKind::EnPassantTarget,
                     "en-passant" => ModifierKind::EnPassant,
                     "across-transit" => ModifierKind::AcrossTransit,
+                    "ride" => ModifierKind::Ride,
                     _ => return Err(internal(child_span)),
                 };
                 modifiers.push(Modifier { span: child_span, kind });
@@ -654,6 +677,18 @@ fn build_rule(pair: Pair<Rule>) -> Result<Rule_, SyntaxError> {
                     slides: true,
                     keyword: child_span,
                     dirs: LegDirs::Wind { span: child_span, dirs, zone },
+                    bending: None,
+                    avoid: Vec::new(),
+                    avoid_cells: None,
+                });
+            }
+            Rule::betza_rule => {
+                let string = Children::of(child).next()?;
+                legs.push(Leg {
+                    span: child_span,
+                    slides: false,
+                    keyword: child_span,
+                    dirs: LegDirs::Betza { span: child_span, text: name_of(&Children::of(string).next()?) },
                     bending: None,
                     avoid: Vec::new(),
                     avoid_cells: None,

@@ -61,6 +61,20 @@ impl Frontend {
             }
             let mut rules = Vec::new();
             for r in &p.rules {
+                if let Some(ast::LegDirs::Betza { text, .. }) = r.legs.first().map(|l| &l.dirs) {
+                    let expanded = self.betza(r, text, p, board, forward_uses);
+                    let (on, onto, _) = self.places(r, board);
+                    for rule in expanded.into_iter().flatten() {
+                        if let Some((on, span)) = &on {
+                            pending_on.push((out.len(), rules.len(), on.clone(), *span, false));
+                        }
+                        if let Some((onto, span)) = &onto {
+                            pending_on.push((out.len(), rules.len(), onto.clone(), *span, true));
+                        }
+                        rules.push(rule);
+                    }
+                    continue;
+                }
                 if let Some((rule, on, onto)) = self.rule(r, p, board, directions, forward_uses) {
                     if let Some((on, span)) = on {
                         pending_on.push((out.len(), rules.len(), on, span, false));
@@ -201,6 +215,9 @@ impl Frontend {
                 ok = false;
             }
         }
+        if let Some(&m) = seen.get(&Ride) {
+            ok &= self.ride_checks(r, m, &seen);
+        }
         let mode = if seen.contains_key(&MoveOnly) {
             model::Mode::MoveOnly
         } else if seen.contains_key(&CaptureOnly) {
@@ -259,7 +276,9 @@ impl Frontend {
                 let (span, word) = match other {
                     ast::LegDirs::Straight(s) => (*s, "`straight`"),
                     ast::LegDirs::Turn(t) => (t.span, "`turn`"),
-                    ast::LegDirs::Dirs(_) | ast::LegDirs::Distance { .. } | ast::LegDirs::Wind { .. } => (first.span, ""),
+                    ast::LegDirs::Dirs(_) | ast::LegDirs::Distance { .. } | ast::LegDirs::Wind { .. } | ast::LegDirs::Betza { .. } => {
+                        (first.span, "")
+                    }
                 };
                 let label = self.primary(span, "the first leg has no heading to keep or turn");
                 self.error(format!("{word} used in the first leg"), vec![label], vec![
@@ -273,7 +292,7 @@ impl Frontend {
             let turns = match &leg.dirs {
                 ast::LegDirs::Straight(_) => vec![0],
                 ast::LegDirs::Turn(t) => self.turns(t),
-                ast::LegDirs::Distance { span, .. } | ast::LegDirs::Wind { span, .. } => {
+                ast::LegDirs::Distance { span, .. } | ast::LegDirs::Wind { span, .. } | ast::LegDirs::Betza { span, .. } => {
                     let label = self.primary(*span, "in a later leg");
                     self.error("`distance` is a whole rule", vec![label], vec![
                         "note: `distance N` leaps to every cell N steps away; write it as the rule's only leg".into(),
@@ -311,6 +330,41 @@ impl Frontend {
             ]);
             ok = false;
         }
+        let (on, onto, places_ok) = self.places(r, board);
+        ok &= places_ok;
+        let first = first_dirs?;
+        let first_avoid = self.avoid(&r.legs[0].avoid, board);
+        let first_avoid_cells = self.avoid_cells(&r.legs[0].avoid_cells, board);
+        let first_avoid_cells = first_avoid_cells?;
+        let first_bending = self.bending(&r.legs[0]);
+        let rule = model::MoveRule {
+            mode,
+            initial: seen.contains_key(&Initial),
+            leap: seen.contains_key(&Leap),
+            en_passant_target: seen.contains_key(&EnPassantTarget),
+            en_passant: seen.contains_key(&EnPassant),
+            across_transit: seen.contains_key(&AcrossTransit),
+            ride: seen.contains_key(&Ride),
+            span: r.span,
+            text: String::new(),
+            first,
+            first_slides: r.legs.first().is_some_and(|l| l.slides),
+            first_avoid,
+            first_avoid_cells,
+            first_bending,
+            distance,
+            wind,
+            onto: None,
+            legs,
+            origins: None,
+        };
+        ok.then_some((rule, on, onto))
+    }
+
+    /// A rule's `on ...` and `onto ...`, to resolve once the sides are known; false after an error.
+    #[allow(clippy::type_complexity)]
+    fn places(&mut self, r: &ast::Rule, board: &BoardInfo) -> (Option<(PendingOn, Span)>, Option<(PendingOn, Span)>, bool) {
+        let mut ok = true;
         let onto = match &r.onto {
             None => None,
             Some(ast::Zone::Named { name, span }) => Some((PendingOn::Zone(name.clone()), *span)),
@@ -350,30 +404,42 @@ impl Frontend {
                 }
             },
         };
-        let first = first_dirs?;
-        let first_avoid = self.avoid(&r.legs[0].avoid, board);
-        let first_avoid_cells = self.avoid_cells(&r.legs[0].avoid_cells, board);
-        let first_avoid_cells = first_avoid_cells?;
-        let first_bending = self.bending(&r.legs[0]);
-        let rule = model::MoveRule {
-            mode,
-            initial: seen.contains_key(&Initial),
-            leap: seen.contains_key(&Leap),
-            en_passant_target: seen.contains_key(&EnPassantTarget),
-            en_passant: seen.contains_key(&EnPassant),
-            across_transit: seen.contains_key(&AcrossTransit),
-            first,
-            first_slides: r.legs.first().is_some_and(|l| l.slides),
-            first_avoid,
-            first_avoid_cells,
-            first_bending,
-            distance,
-            wind,
-            onto: None,
-            legs,
-            origins: None,
-        };
-        ok.then_some((rule, on, onto))
+        (on, onto, ok)
+    }
+
+    /// What `ride` (at `at`) needs: a path of steps, none bending, no `distance` or `wind`, and
+    /// none of the modifiers about passed cells.
+    fn ride_checks(&mut self, r: &ast::Rule, at: Span, seen: &HashMap<ast::ModifierKind, Span>) -> bool {
+        use ast::ModifierKind::*;
+        let mut ok = true;
+        for leg in &r.legs {
+            let problem = match &leg.dirs {
+                ast::LegDirs::Distance { .. } | ast::LegDirs::Wind { .. } | ast::LegDirs::Betza { .. } => {
+                    Some("a whole rule of its own")
+                }
+                _ if leg.slides => Some("a slide"),
+                _ if leg.bending.is_some() => Some("a bending leg"),
+                _ => None,
+            };
+            if let Some(what) = problem {
+                let labels = vec![self.primary(leg.span, what), self.secondary(at, "repeats the path")];
+                self.error("`ride` repeats a path of steps", labels, vec![
+                    "help: write the repeated leap as steps, e.g. `ride step orth then step turn +-1` (the nightrider); `slide` already repeats one step".into(),
+                ]);
+                ok = false;
+                break;
+            }
+        }
+        // `leap` is allowed and changes nothing: a ride always leaps within its repetitions.
+        for kind in [EnPassantTarget, EnPassant, AcrossTransit] {
+            if let Some(&m) = seen.get(&kind) {
+                let note = "note: this modifier is about the cells a path passes, which a ride leaps";
+                let labels = vec![self.primary(m, "not with `ride`"), self.secondary(at, "here")];
+                self.error(format!("`{}` does not combine with `ride`", kind.keyword()), labels, vec![note.into()]);
+                ok = false;
+            }
+        }
+        ok
     }
 
     /// A leg's `bending` turns (only slides bend).

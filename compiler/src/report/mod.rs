@@ -209,28 +209,22 @@ pub struct RuleTexts {
 }
 
 impl RuleTexts {
-    /// Reads the rule texts from the source (the frontend keeps pieces and rules in file order).
-    pub fn from_source(v: &Variant, source: &str) -> RuleTexts {
-        let Ok(file) = orbis_grammar::parse(source) else { return RuleTexts::default() };
-        let pieces: Vec<&orbis_grammar::ast::Piece> = file
-            .items
-            .iter()
-            .filter_map(|i| match i {
-                orbis_grammar::ast::Item::Piece(p) => Some(p),
-                _ => None,
-            })
-            .collect();
+    /// The rules as written (`MoveRule::text`); a rule with no text is described from the model,
+    /// and the rules one text stands for (`betza "QN"`) each get their description after it.
+    pub fn from_variant(v: &Variant) -> RuleTexts {
         let texts = v
             .pieces
             .iter()
             .map(|p| {
-                let ast = pieces.iter().find(|a| a.name.text == p.name);
-                (0..p.rules.len())
-                    .map(|i| {
-                        ast.and_then(|a| a.rules.get(i))
-                            .and_then(|r| source.get(r.span.range()))
-                            .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
-                            .unwrap_or_else(|| describe_rule(v, &p.rules[i]))
+                p.rules
+                    .iter()
+                    .map(|r| {
+                        let shared = p.rules.iter().filter(|o| o.span == r.span).count() > 1;
+                        match (r.text.is_empty(), shared) {
+                            (true, _) => describe_rule(v, r),
+                            (false, false) => r.text.clone(),
+                            (false, true) => format!("{}: {}", r.text, describe_rule(v, r)),
+                        }
                     })
                     .collect()
             })
@@ -383,11 +377,11 @@ struct Names {
     sides: Vec<String>,
 }
 
-/// Computes the report of a checked variant. `source` gives the rule texts; `warnings` the
-/// messages of the analysis warnings.
-pub fn build(v: &Variant, source: Option<&str>, warnings: Vec<String>) -> Report {
+/// Computes the report of a checked variant; `warnings` are the messages of the analysis
+/// warnings.
+pub fn build(v: &Variant, warnings: Vec<String>) -> Report {
     let ctx = Ctx::new(v);
-    let texts = source.map(|s| RuleTexts::from_source(v, s)).unwrap_or_default();
+    let texts = RuleTexts::from_variant(v);
     Report {
         variant: v.name.clone(),
         surface: surface::analyze(v),
