@@ -302,6 +302,15 @@ impl Frontend {
         self.resolve_origins(&mut model_pieces, pending_on, &model_sides, &zones);
         self.crowned_pieces(&pieces, &mut model_pieces, &model_sides);
         let mut rules = self.rules(rules_blocks.first().copied());
+        if rules.bare_counting && model_sides.len() != 2 {
+            let at = rules_blocks.first().and_then(|b| b.settings.iter().find(|s| matches!(s.kind, ast::SettingKind::Bare(_, true)))).map(|s| s.span);
+            if let Some(at) = at {
+                let label = self.primary(at, format!("in a game of {} sides", model_sides.len()));
+                self.error("`counting-move` needs a game of two sides", vec![label], vec![
+                    "note: the bare side's one more move is answered by the side that bared it; with more sides that side is not defined".into(),
+                ]);
+            }
+        }
         if let Some(block) = rules_blocks.first() {
             for name in &block.extinction {
                 if let Some(p) = self.piece_ref(name, &pieces, &model_pieces, format!("unknown piece `{}` in `extinction`", name.text)) {

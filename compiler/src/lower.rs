@@ -632,6 +632,7 @@ pub fn lower(v: &Variant) -> Tables {
                 crate::model::Outcome::Win => tables::Outcome::Win,
                 crate::model::Outcome::Loss => tables::Outcome::Loss,
             }),
+            bare_counting: v.rules.bare_counting,
             royal_path_unattacked: v.rules.royal_path_unattacked,
             check_limit: v.rules.check_limit,
             extinction: v.rules.extinction.iter().fold(0u64, |m, &p| m | 1 << p),

@@ -344,6 +344,9 @@ pub struct Rules {
     pub remove_eliminated: bool,
     /// `bare`: the result for a side left with royal pieces only (`None`: play on).
     pub bare: Option<Outcome>,
+    /// `bare ... counting-move`: the bare side moves once more; the game is decided only if the
+    /// other side is not bare then.
+    pub bare_counting: bool,
     /// `royal-path unattacked`: a royal piece may not pass an attacked cell on its way.
     pub royal_path_unattacked: bool,
     /// `check-limit`: the side that has given this many checks wins (0: off).
@@ -362,6 +365,7 @@ impl Default for Rules {
             last_standing: true,
             remove_eliminated: true,
             bare: None,
+            bare_counting: false,
             royal_path_unattacked: false,
             check_limit: 0,
             extinction: Vec::new(),

@@ -666,8 +666,9 @@ pub enum SettingKind {
     Repetition(Int),
     GameEnd(GameEnd),
     Eliminated(Eliminated),
-    /// `bare OUTCOME` (for the side left with royal pieces only), `None` for `bare ignored`.
-    Bare(Option<Outcome>),
+    /// `bare OUTCOME` (for the side left with royal pieces only), `None` for `bare ignored`;
+    /// `counting-move` (true): the bare side moves once more before the game is decided.
+    Bare(Option<Outcome>, bool),
     /// `royal-path unattacked` (true) or `any`.
     RoyalPath {
         unattacked: bool,
@@ -703,7 +704,7 @@ impl SettingKind {
             SettingKind::Repetition(_) => "repetition",
             SettingKind::GameEnd(_) => "game-end",
             SettingKind::Eliminated(_) => "eliminated",
-            SettingKind::Bare(_) => "bare",
+            SettingKind::Bare(..) => "bare",
             SettingKind::RoyalPath { .. } => "royal-path",
             SettingKind::Setup(_) => "setup",
             SettingKind::CheckLimit(_) => "check-limit",

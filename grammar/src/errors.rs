@@ -173,6 +173,7 @@ fn describe_rule(rule: Rule) -> &'static str {
         Rule::kw_hand | Rule::hand => "`hand`",
         Rule::kw_bare | Rule::bare => "`bare`",
         Rule::bare_outcome => "`draw`, `win`, `loss` or `ignored`",
+        Rule::counting_move => "`counting-move`",
         Rule::kw_royal_path | Rule::royal_path => "`royal-path`",
         Rule::kw_wind | Rule::wind_rule => "`wind`",
         Rule::kw_within => "`within`",

@@ -1031,6 +1031,7 @@ fn build_rules(pair: Pair<Rule>) -> Result<Rules, SyntaxError> {
             settings.push(Setting { span: sspan, kind: SettingKind::Extinction });
             continue;
         }
+        let counting = s.clone().into_inner().any(|p| p.as_rule() == Rule::counting_move);
         let value = Children::of(s).next()?;
         let kind = match rule {
             Rule::stalemate => SettingKind::Stalemate(match value.as_str() {
@@ -1052,13 +1053,16 @@ fn build_rules(pair: Pair<Rule>) -> Result<Rules, SyntaxError> {
                 "stay" => Eliminated::Stay,
                 _ => return Err(internal(sspan)),
             }),
-            Rule::bare => SettingKind::Bare(match value.as_str() {
-                "draw" => Some(Outcome::Draw),
-                "win" => Some(Outcome::Win),
-                "loss" => Some(Outcome::Loss),
-                "ignored" => None,
-                _ => return Err(internal(sspan)),
-            }),
+            Rule::bare => SettingKind::Bare(
+                match value.as_str() {
+                    "draw" => Some(Outcome::Draw),
+                    "win" => Some(Outcome::Win),
+                    "loss" => Some(Outcome::Loss),
+                    "ignored" => None,
+                    _ => return Err(internal(sspan)),
+                },
+                counting,
+            ),
             Rule::royal_path => SettingKind::RoyalPath {
                 unattacked: value.as_str() == "unattacked",
             },

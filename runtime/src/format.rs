@@ -18,7 +18,7 @@ use crate::tables::{
 /// First four bytes of every table file.
 pub const MAGIC: [u8; 4] = *b"ORBT";
 /// The layout this build writes. Any layout change bumps it.
-pub const FORMAT_VERSION: u16 = 9;
+pub const FORMAT_VERSION: u16 = 10;
 /// The oldest version this build still reads: version 7 is version 8 without the winders section
 /// (no winding rules), version 6 is version 7 without the stacks section
 /// (no stacks, crowning, hands or pieces that give no check), version 5 is version 6 without the sides' teams
@@ -262,9 +262,10 @@ impl Tables {
             w.count(s.hand.len());
             w.bytes(&s.hand);
         }
+        // Since version 10, 4 to 6 are the outcomes with `counting-move`.
         w.u8(match self.rules.bare {
             None => 0,
-            Some(o) => 1 + o as u8,
+            Some(o) => 1 + o as u8 + 3 * self.rules.bare_counting as u8,
         });
         w.u8(self.rules.royal_path_unattacked as u8);
         // Version 8: the winders section (winding rules).
@@ -698,16 +699,16 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
                 .map(|_| r.u8())
                 .collect::<Result<Vec<_>, FormatError>>()?;
         }
-        rules.bare = match r.u8()? {
-            0 => None,
-            1 => Some(Outcome::Draw),
-            2 => Some(Outcome::Win),
-            3 => Some(Outcome::Loss),
-            b => {
-                return Err(invalid(
-                    "rules bare",
-                    format!("byte is {b}; it must be 0 (ignored) to 3 (loss)"),
-                ))
+        let bare = r.u8()?;
+        rules.bare_counting = bare >= 4 && version >= 10;
+        rules.bare = match (bare, rules.bare_counting) {
+            (0, false) => None,
+            (1, false) | (4, true) => Some(Outcome::Draw),
+            (2, false) | (5, true) => Some(Outcome::Win),
+            (3, false) | (6, true) => Some(Outcome::Loss),
+            (b, _) => {
+                let most = if version >= 10 { "6 (loss, counting move)" } else { "3 (loss)" };
+                return Err(invalid("rules bare", format!("byte is {b}; it must be 0 (ignored) to {most}")));
             }
         };
         rules.royal_path_unattacked = match r.u8()? {

@@ -243,7 +243,8 @@ fn write_all(out: &mut String, t: &Tables) -> std::fmt::Result {
             Some(Outcome::Win) => "win",
             Some(Outcome::Loss) => "loss",
         };
-        writeln!(out, "       bare {bare}, royal-path {}", if r.royal_path_unattacked { "unattacked" } else { "any" })?;
+        let counting = if r.bare_counting { " counting-move" } else { "" };
+        writeln!(out, "       bare {bare}{counting}, royal-path {}", if r.royal_path_unattacked { "unattacked" } else { "any" })?;
     }
     if r.check_limit > 0 {
         writeln!(out, "       check-limit {}", r.check_limit)?;

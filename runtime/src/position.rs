@@ -427,9 +427,43 @@ impl<B: CellSet> Position<B> {
                 .all(|c| game.royal[self.under[c] as usize - 1])
     }
 
-    /// The side that is bare, when the rules end the game on it (`bare`).
+    /// Whether one capture could leave `side` bare: its pieces that are not royal all stand on
+    /// one cell (a piece, or a stack), none in the hand.
+    fn one_capture_bares(&self, game: &Game<B>, side: usize) -> bool {
+        let mut rest = self.by_side[side];
+        for k in 0..game.kinds {
+            let ck = side * game.kinds + k;
+            if game.royal[ck] {
+                rest = rest.and_not(self.by_ck[ck]);
+            } else if self.hand[ck] > 0 {
+                return false;
+            }
+        }
+        // Stacks under royal pieces count as the cell of a non-royal piece.
+        for c in self.stacked.and(self.by_side[side]).iter() {
+            if !game.royal[self.under[c] as usize - 1] {
+                rest = rest.or(B::single(c));
+            }
+        }
+        rest.iter().count() == 1
+    }
+
+    /// The side that is bare, when the rules end the game on it (`bare`). With `counting-move`
+    /// (two sides) a bare side to move plays on when one capture could bare the other side (as
+    /// Fairy-Stockfish's shatranj), else it has lost; the game ends when the side that has just
+    /// moved is bare and the side to move is not.
     pub fn bare_side(&self, game: &Game<B>) -> Option<usize> {
         game.tables.rules.bare?;
+        if game.tables.rules.bare_counting {
+            let mover = self.to_move;
+            let last = 1 - mover;
+            let (mover_bare, last_bare) = (self.is_bare(game, mover), self.is_bare(game, last));
+            if last_bare && !mover_bare {
+                return Some(last);
+            }
+            // The counting move is only worth playing when one capture could bare the other side.
+            return (mover_bare && !last_bare && !self.one_capture_bares(game, last)).then_some(mover);
+        }
         (0..game.sides).find(|&s| !self.is_out(s) && self.is_bare(game, s))
     }
 

@@ -171,6 +171,9 @@ pub struct RulesInfo {
     pub eliminated: Eliminated,
     /// Since version 7: the result for a side left with royal pieces only (`None`: play on).
     pub bare: Option<Outcome>,
+    /// Since version 10: with `bare`, the bare side moves once more; the game ends only when the
+    /// side that just moved is bare and the side to move is not (`counting-move`).
+    pub bare_counting: bool,
     /// Since version 7: a royal piece may not pass an attacked cell on its way.
     pub royal_path_unattacked: bool,
     /// Since version 9: the side that has given this many checks wins (`check-limit`; 0: off).
@@ -189,6 +192,7 @@ impl Default for RulesInfo {
             game_end: GameEnd::LastStanding,
             eliminated: Eliminated::Remove,
             bare: None,
+            bare_counting: false,
             royal_path_unattacked: false,
             check_limit: 0,
             extinction: 0,

@@ -483,7 +483,24 @@ pub fn play(v: &Variant, p: &RefPos, m: &RefMove) -> RefPos {
 /// where a side in the game has royal pieces only is over: it has no moves.
 fn unsettled_legal(v: &Variant, p: &RefPos) -> Vec<RefPos> {
     let us = p.to_move;
-    if v.rules.bare.is_some() && (0..v.sides.len()).any(|s| !p.out[s] && bare(v, p, s)) {
+    let game_bare = if v.rules.bare_counting {
+        // The side that has just moved is bare and the side to move is not; or the side to move
+        // is bare and no single capture could bare the other (no counting move is worth it).
+        let (us, them) = (p.to_move, 1 - p.to_move);
+        let cells_of = |side: usize| {
+            (0..p.board.len())
+                .filter(|&c| match p.board[c] {
+                    Some((s, k)) => s == side && (!v.pieces[k].royal || p.hidden[c].is_some_and(|h| !v.pieces[h].royal)),
+                    None => false,
+                })
+                .count()
+        };
+        let in_hand = p.hand[them].iter().any(|&k| !v.pieces[k].royal);
+        (bare(v, p, them) && !bare(v, p, us)) || (bare(v, p, us) && !bare(v, p, them) && (cells_of(them) != 1 || in_hand))
+    } else {
+        (0..v.sides.len()).any(|s| !p.out[s] && bare(v, p, s))
+    };
+    if v.rules.bare.is_some() && game_bare {
         return Vec::new();
     }
     if goal_met(v, p) {

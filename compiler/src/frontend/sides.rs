@@ -863,7 +863,14 @@ impl Frontend {
                 ast::SettingKind::Eliminated(e) => {
                     rules.remove_eliminated = e == ast::Eliminated::Remove
                 }
-                ast::SettingKind::Bare(o) => {
+                ast::SettingKind::Bare(o, counting) => {
+                    if counting && o.is_none() {
+                        let label = self.primary(s.span, "nothing to count for");
+                        self.error("`counting-move` with `bare ignored`", vec![label], vec![
+                            "note: `counting-move` gives the bare side one more move before `bare` decides the game; with `ignored` nothing is decided".into(),
+                        ]);
+                    }
+                    rules.bare_counting = counting;
                     rules.bare = o.map(|o| match o {
                         ast::Outcome::Draw => model::Outcome::Draw,
                         ast::Outcome::Win => model::Outcome::Win,
