@@ -61,7 +61,7 @@ impl Frontend {
             }
             let mut rules = Vec::new();
             for r in &p.rules {
-                if let Some((rule, on, onto)) = self.rule(r, p, board, directions, forward_uses) {
+                if let Some((rule, on, onto)) = self.rule(r, p, pieces, board, directions, forward_uses) {
                     if let Some((on, span)) = on {
                         pending_on.push((out.len(), rules.len(), on, span, false));
                     }
@@ -154,6 +154,7 @@ impl Frontend {
         &mut self,
         r: &ast::Rule,
         piece: &ast::Piece,
+        all: &[&ast::Piece],
         board: &BoardInfo,
         directions: &[String],
         forward_uses: &mut Vec<ForwardUse>,
@@ -210,6 +211,9 @@ impl Frontend {
         };
 
         let (first, rest) = r.legs.split_first()?;
+        let (hop, over, takes) = self.hop_parts(r, &seen, all);
+        ok &= hop.is_ok() && over.is_ok() && takes.is_ok();
+        let (hop, over, takes) = (hop.unwrap_or(None), over.unwrap_or(None), takes.unwrap_or(None));
         let mut distance = None;
         let mut wind = None;
         let first_dirs = match &first.dirs {
@@ -370,6 +374,9 @@ impl Frontend {
             distance,
             wind,
             onto: None,
+            hop,
+            over,
+            takes,
             legs,
             origins: None,
         };
