@@ -646,6 +646,26 @@ pub fn hop_lines(v: &Variant, side: usize, piece: &Piece, rule: &crate::model::M
     rule_rays(v, side, piece, &plain, origin).into_iter().map(|r| r.cells).filter(|c| !c.is_empty()).collect()
 }
 
+/// What a rule walked along its lines (`hop`, `takes`) could reach from `origin`, as rays for
+/// analyses of the empty board: each line but its first cell for a hop (the screen must stand
+/// somewhere before), the whole line for a slide with `takes`.
+pub fn hop_reach(v: &Variant, side: usize, piece: &Piece, rule: &crate::model::MoveRule, origin: CellId) -> Vec<PathRay> {
+    let flags = match rule.mode {
+        Mode::Both => ray::QUIET | ray::CAPTURE,
+        Mode::MoveOnly => ray::QUIET,
+        Mode::CaptureOnly => ray::CAPTURE,
+    };
+    let skip = usize::from(rule.hop.is_some());
+    hop_lines(v, side, piece, rule, origin)
+        .into_iter()
+        .filter(|line| line.len() > skip)
+        .map(|line| {
+            let cells = line[skip..].iter().copied().filter(|c| rule.onto.as_ref().is_none_or(|o| o[side].contains(c))).collect();
+            PathRay { flags, heading: 0, must_empty: Vec::new(), cells }
+        })
+        .collect()
+}
+
 /// A kind filter (`over`, `takes`) as a mask of the variant's kinds: the kinds named, and the
 /// crowned kinds whose carrier is named (all kinds without a filter).
 fn kind_mask(v: &Variant, kinds: &Option<Vec<usize>>) -> u64 {
