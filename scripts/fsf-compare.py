@@ -36,6 +36,8 @@ PAIRS = [
     ("examples/fairy/threecheck.orbis", "3check", [], False),
     ("examples/fairy/grand.orbis", "grand", [], False),
     ("examples/fairy/chess960.orbis", "fischerandom", [], True),
+    ("examples/fairy/grasshopper.orbis", "grasshopper", [], False),
+    ("examples/fairy/xiangqi.orbis", "xiangqi", [], False),
 ]
 
 
