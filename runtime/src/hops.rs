@@ -22,15 +22,26 @@ pub struct HopRule<B> {
     pub onto: B,
     /// Per cell: its lines from there.
     pub lines: Vec<Vec<Box<[u16]>>>,
+    /// Per target cell of `onto`: the ways to reach it for attack tests, as (start cell, the
+    /// cells passed before it, the cell just before it or `NO_CELL`).
+    pub reverse: Vec<Vec<(u16, B, u16)>>,
 }
 
 impl<B: CellSet> HopRule<B> {
     pub fn new(h: &Hopper, cells: usize) -> HopRule<B> {
         let mut lines = vec![Vec::new(); cells];
+        let mut reverse = vec![Vec::new(); cells];
+        let onto = B::from_cells(h.onto.iter().map(|&c| c as usize));
         for (from, line) in &h.lines {
             lines[*from as usize].push(line.clone().into_boxed_slice());
+            for (i, &t) in line.iter().enumerate() {
+                if onto.has(t as usize) && (h.flags & hop::SCREEN == 0 || i > 0) {
+                    let before = if i > 0 { line[i - 1] } else { crate::tables::NO_CELL };
+                    reverse[t as usize].push((*from, B::from_cells(line[..i].iter().map(|&c| c as usize)), before));
+                }
+            }
         }
-        HopRule { flags: h.flags, over: h.over, takes: h.takes, onto: B::from_cells(h.onto.iter().map(|&c| c as usize)), lines }
+        HopRule { flags: h.flags, over: h.over, takes: h.takes, onto, lines, reverse }
     }
 }
 
@@ -104,36 +115,32 @@ impl<B: CellSet> Position<B> {
             if game.no_check[ck] {
                 continue;
             }
-            for from in self.by_ck[ck].iter() {
-                for r in &game.hoppers[ck] {
-                    if r.flags & hop::CAPTURE == 0 || !r.onto.has(target) || victim.is_some_and(|k| r.takes >> k & 1 == 0) {
+            let pieces = self.by_ck[ck];
+            if pieces.is_empty() {
+                continue;
+            }
+            for r in &game.hoppers[ck] {
+                if r.flags & hop::CAPTURE == 0 || victim.is_some_and(|k| r.takes >> k & 1 == 0) {
+                    continue;
+                }
+                for &(from, between, before) in &r.reverse[target] {
+                    if !pieces.has(from as usize) {
                         continue;
                     }
-                    for line in &r.lines[from] {
-                        let Some(i) = line.iter().position(|&c| c as usize == target) else { continue };
-                        // The walk to `target`: without a screen every cell before it is empty;
-                        // with one, exactly one piece stands before it (the screen), and with
-                        // `next` just before it.
-                        let (mut count, mut screen) = (0, 0);
-                        for (j, &c) in line[..i].iter().enumerate() {
-                            if self.occupied.has(c as usize) {
-                                count += 1;
-                                screen = j;
-                                if count > 1 {
-                                    break;
-                                }
-                            }
+                    // Without a screen every cell before the target is empty; with one, exactly
+                    // one piece stands before it (the screen), with `next` just before it.
+                    let passed = self.occupied.and(between);
+                    let hit = if r.flags & hop::SCREEN == 0 {
+                        passed.is_empty()
+                    } else {
+                        passed.count() == 1 && {
+                            let screen = passed.iter().next().unwrap_or(0);
+                            (r.flags & hop::NEXT == 0 || screen == before as usize)
+                                && r.over >> Self::kind_of_code(game, self.board[screen]) & 1 != 0
                         }
-                        let hit = if r.flags & hop::SCREEN == 0 {
-                            count == 0
-                        } else {
-                            count == 1
-                                && (r.flags & hop::NEXT == 0 || screen + 1 == i)
-                                && r.over >> Self::kind_of_code(game, self.board[line[screen] as usize]) & 1 != 0
-                        };
-                        if hit {
-                            return true;
-                        }
+                    };
+                    if hit {
+                        return true;
                     }
                 }
             }
