@@ -204,3 +204,32 @@ fn the_piece_library_matches_its_betza_notation() {
     };
     assert_eq!(sorted(&a), sorted(&b));
 }
+
+/// Betza's hoppers and lame leapers: Xiangqi written with `betza` for every piece but the
+/// general (the horse `nN`, the elephant `nA`, the cannon `mRcpR`) and Grasshopper chess with
+/// `gQ` count the perft of the files written in orbis's own forms (Fairy-Stockfish's figures).
+#[test]
+fn betza_writes_xiangqi_and_the_grasshopper() {
+    let replace = |path: &str, pairs: &[(&str, &str)]| {
+        let mut text = std::fs::read_to_string(common::root().join(path)).expect("readable");
+        for (from, to) in pairs {
+            assert!(text.contains(from), "{path}: {from}");
+            text = text.replace(from, to);
+        }
+        Engine::new(orbis_compiler::lower::lower(&common::variant_from(path, &text))).expect("loads")
+    };
+    let xiangqi = replace(
+        "examples/fairy/xiangqi.orbis",
+        &[
+            ("piece Advisor A { step diag onto palace }", "piece Advisor A { betza \"F\" onto palace }"),
+            ("piece Elephant B { step diag then step straight onto home }", "piece Elephant B { betza \"nA\" onto home }"),
+            ("piece Horse N { step orth then step turn +-1 }", "piece Horse N { betza \"nN\" }"),
+            ("piece Chariot R { slide orth }", "piece Chariot R { betza \"R\" }"),
+            ("piece Cannon C {\n  move-only slide orth\n  capture-only hop orth\n}", "piece Cannon C { betza \"mRcpR\" }"),
+            ("  step forward\n  step { E W } on across", "  betza \"fW\"\n  betza \"sW\" on across"),
+        ],
+    );
+    assert_eq!(xiangqi.perft(None, 3).expect("perft"), 79_666);
+    let grasshopper = replace("examples/fairy/grasshopper.orbis", &[("piece Grasshopper G { hop all next }", "piece Grasshopper G { betza \"gQ\" }")]);
+    assert_eq!(grasshopper.perft(None, 3).expect("perft"), 22_314);
+}

@@ -170,3 +170,57 @@ fn grand_chess_promotes_to_captured_pieces_only() {
         }
     }
 }
+
+const XIANGQI: &str = "examples/fairy/xiangqi.orbis";
+
+/// Fairy-Stockfish's two published Xiangqi positions (tests/perft/fairy.txt): the reference
+/// generator, which walks hops straight from the language's description, agrees to depth 3.
+#[test]
+fn xiangqi_positions_match_reference() {
+    let v = common::variant(XIANGQI);
+    let engine = common::engine(XIANGQI);
+    for fen in [
+        "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
+        "4kcP1N/8n/3rb4/9/9/9/9/3p1A3/4K4/5CB2 w - - 0 1",
+    ] {
+        let p = from_general(&v, &engine.general_text(Some(fen)).unwrap());
+        for depth in 1..=3 {
+            assert_eq!(engine.perft(Some(fen), depth).unwrap(), perft(&v, &p, depth), "{fen}: perft({depth})");
+        }
+    }
+}
+
+/// The legal moves of a position as `from` + `to`, sorted.
+fn move_list(path: &str, fen: &str) -> Vec<String> {
+    let mut out: Vec<String> = common::engine(path).moves(Some(fen)).unwrap().into_iter().map(|m| m.from + &m.to).collect();
+    out.sort();
+    out
+}
+
+/// Checks through screens, pins by a cannon over two pieces and the flying general, each against
+/// Fairy-Stockfish's legal moves (pyffish 0.0.90, `legal_moves`).
+#[test]
+fn xiangqi_hops_and_facing_generals_match_fairy_stockfish() {
+    let cases: [(&str, &[&str]); 4] = [
+        // The cannon on e2 checks over the soldier on e6; d10 would face the general on d1.
+        ("4k4/9/9/9/4P4/9/9/9/4C4/3K5 b - - 0 1", &["e10f10"]),
+        // The horse alone between the generals may not leave the file.
+        ("4k4/9/9/9/4n4/9/9/9/9/4K4 b - - 0 1", &["e10d10", "e10e9", "e10f10"]),
+        // With the generals apart, it may.
+        ("4k4/9/9/9/4n4/9/9/9/9/3K5 b - - 0 1", &["e10e9", "e10f10", "e6c5", "e6c7", "e6d4", "e6d8", "e6f4", "e6f8", "e6g5", "e6g7"]),
+        // The cannon on e7 aims over the horse (a screen) at the soldier: moving the horse makes
+        // the soldier the screen and checks the general; moving the soldier keeps the horse one.
+        ("3k5/9/9/4c4/9/4N4/9/9/4P4/4K4 w - - 0 1", &["e1f1", "e2e3"]),
+    ];
+    for (fen, expected) in cases {
+        assert_eq!(move_list(XIANGQI, fen), expected, "{fen}");
+    }
+}
+
+/// A grasshopper attacks the cell just beyond the piece it would jump over: the black king may
+/// not step to e7, beyond its own pawn on the grasshopper's line (Fairy-Stockfish's moves).
+#[test]
+fn grasshopper_check_matches_fairy_stockfish() {
+    let fen = "4k3/8/4p3/8/4G3/8/8/4K3 b - - 0 1";
+    assert_eq!(move_list("examples/fairy/grasshopper.orbis", fen), ["e6e5", "e8d7", "e8d8", "e8f7", "e8f8"]);
+}

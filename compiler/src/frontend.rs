@@ -14,6 +14,7 @@ mod cells;
 mod setups;
 
 pub use setups::{mix, SetupChoice, MAX_ARRANGEMENTS};
+mod hops;
 mod pieces;
 mod polygons;
 mod sides;

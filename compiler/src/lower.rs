@@ -142,8 +142,9 @@ pub fn rule_rays_within(
     if rule.origins.as_ref().is_some_and(|o| !o[side].contains(&origin)) {
         return Ok(Vec::new());
     }
-    if rule.wind.is_some() {
-        // Winding is flooded by the runtime over `Tables::winders`; it has no rays.
+    if rule.wind.is_some() || rule.hop.is_some() || rule.takes.is_some() {
+        // Winding is flooded by the runtime over `Tables::winders`, hops and `takes` are walked
+        // over `Tables::hoppers`: they have no rays.
         return Ok(Vec::new());
     }
     let onto = rule.onto.as_ref().map(|o| &o[side]);
@@ -695,7 +696,106 @@ pub fn lower(v: &Variant) -> Tables {
     }
     t.pool = pool;
     t.winders = winders(v);
+    t.hoppers = hoppers(v);
     t
+}
+
+/// The lines of a rule walked along them (`hop`, `takes`) from `origin` for `side`: the cells of
+/// the rule's slide on the empty board, one line per ray (`on` respected; `onto`, the mode and
+/// the filters are left to the walk).
+pub fn hop_lines(v: &Variant, side: usize, piece: &Piece, rule: &crate::model::MoveRule, origin: CellId) -> Vec<Vec<CellId>> {
+    let mut plain = rule.clone();
+    plain.hop = None;
+    plain.takes = None;
+    plain.over = None;
+    plain.onto = None;
+    plain.mode = Mode::Both;
+    plain.initial = false;
+    rule_rays(v, side, piece, &plain, origin).into_iter().map(|r| r.cells).filter(|c| !c.is_empty()).collect()
+}
+
+/// What a rule walked along its lines (`hop`, `takes`) could reach from `origin`, as rays for
+/// analyses of the empty board: each line but its first cell for a hop (the screen must stand
+/// somewhere before), the whole line for a slide with `takes`.
+pub fn hop_reach(v: &Variant, side: usize, piece: &Piece, rule: &crate::model::MoveRule, origin: CellId) -> Vec<PathRay> {
+    let flags = match rule.mode {
+        Mode::Both => ray::QUIET | ray::CAPTURE,
+        Mode::MoveOnly => ray::QUIET,
+        Mode::CaptureOnly => ray::CAPTURE,
+    };
+    let skip = usize::from(rule.hop.is_some());
+    hop_lines(v, side, piece, rule, origin)
+        .into_iter()
+        .filter(|line| line.len() > skip)
+        .map(|line| {
+            let cells = line[skip..].iter().copied().filter(|c| rule.onto.as_ref().is_none_or(|o| o[side].contains(c))).collect();
+            PathRay { flags, heading: 0, must_empty: Vec::new(), cells }
+        })
+        .collect()
+}
+
+/// A kind filter (`over`, `takes`) as a mask of the variant's kinds: the kinds named, and the
+/// crowned kinds whose carrier is named (all kinds without a filter).
+fn kind_mask(v: &Variant, kinds: &Option<Vec<usize>>) -> u64 {
+    let Some(kinds) = kinds else { return u64::MAX };
+    let mut m = 0u64;
+    for (k, p) in v.pieces.iter().enumerate() {
+        let named = kinds.contains(&k) || p.crowned.is_some_and(|(carrier, _)| kinds.contains(&carrier));
+        if named {
+            m |= 1 << k;
+        }
+    }
+    m
+}
+
+/// The rules the runtime walks along their lines (`hop`, `takes`), per side: each with its lines
+/// from every cell.
+fn hoppers(v: &Variant) -> Vec<tables::Hopper> {
+    use orbis_runtime::tables::hop;
+    let mut out = Vec::new();
+    let (nkinds, ncells) = (v.pieces.len(), v.board.cells.len());
+    for side in 0..v.sides.len() {
+        for (kind, piece) in v.pieces.iter().enumerate() {
+            for rule in piece.rules.iter().filter(|r| r.hop.is_some() || r.takes.is_some()) {
+                let mut flags = match rule.mode {
+                    Mode::Both => hop::QUIET | hop::CAPTURE,
+                    Mode::MoveOnly => hop::QUIET,
+                    Mode::CaptureOnly => hop::CAPTURE,
+                };
+                match rule.hop {
+                    Some(crate::model::Hop::Far) => flags |= hop::SCREEN,
+                    Some(crate::model::Hop::Next) => flags |= hop::SCREEN | hop::NEXT,
+                    None => {}
+                }
+                // A piece that cannot check captures no royal piece; the runtime's enemy sets
+                // already leave them out, and its attack tests skip such kinds.
+                let mut onto: Vec<u16> = match &rule.onto {
+                    Some(o) => o[side].iter().map(|&c| c as u16).collect(),
+                    None => (0..ncells as u16).collect(),
+                };
+                onto.sort_unstable();
+                onto.dedup();
+                let mut lines = Vec::new();
+                for origin in 0..ncells {
+                    for cells in hop_lines(v, side, piece, rule, origin) {
+                        let line = (origin as u16, cells.iter().map(|&c| c as u16).collect::<Vec<u16>>());
+                        if !lines.contains(&line) {
+                            lines.push(line);
+                        }
+                    }
+                }
+                out.push(tables::Hopper {
+                    ck: (side * nkinds + kind) as u8,
+                    flags,
+                    over: kind_mask(v, &rule.over),
+                    takes: kind_mask(v, &rule.takes),
+                    onto,
+                    lines,
+                });
+            }
+        }
+    }
+    out
 }
 
 /// A winding rule's destinations on the empty board from `origin`, as one single-cell ray each

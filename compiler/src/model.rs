@@ -244,10 +244,29 @@ pub struct MoveRule {
     pub wind: Option<(Vec<HeadingId>, Vec<CellId>)>,
     /// `onto ...`: per side, the only cells the rule's moves may end on (`None`: any cell).
     pub onto: Option<Vec<Vec<CellId>>>,
+    /// `hop DIRS [next]`: the rule's one leg follows its headings as a slide, jumps over the first
+    /// piece it meets (the screen) and goes on beyond it; it has no rays (the runtime walks its
+    /// lines, `Tables::hoppers`).
+    pub hop: Option<Hop>,
+    /// `over ...`: the kinds (indices of `Variant::pieces` as declared) a hop may jump over;
+    /// `None`: any.
+    pub over: Option<Vec<PieceId>>,
+    /// `takes ...`: the only kinds the rule may capture; `None`: any. A slide with `takes` is
+    /// walked by the runtime as a hop without a screen.
+    pub takes: Option<Vec<PieceId>>,
     /// The legs after the first.
     pub legs: Vec<Leg>,
     /// `on ...`: per side, the only cells the rule applies from (`None`: every cell).
     pub origins: Option<Vec<Vec<CellId>>>,
+}
+
+/// Where a hop may land beyond its screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hop {
+    /// On every empty cell beyond the screen, or capturing the first piece beyond it (a cannon).
+    Far,
+    /// Only on the cell just beyond the screen (a grasshopper): empty, or capturing there.
+    Next,
 }
 
 #[derive(Debug, Clone)]

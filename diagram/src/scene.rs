@@ -1,7 +1,7 @@
 //! What stands where and where a piece can go: the content of a diagram, independent of its format.
 
 use crate::board::Board;
-use orbis_runtime::tables::ray;
+use orbis_runtime::tables::{hop, ray};
 
 /// A piece: side and kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,6 +153,39 @@ pub fn movement(b: &Board, pieces: &[Option<Piece>], unmoved: &[bool], piece: Pi
                             marks[d].quiet = true;
                         }
                         queue.push(j);
+                    }
+                }
+            }
+        }
+    }
+    // Hops and `takes` slides (`Tables::hoppers`): walked along their lines as the runtime does
+    // (no path is drawn). On an empty board a hop has no screen and marks nothing.
+    for h in t.hoppers.iter().filter(|h| h.ck as usize == ck) {
+        let kind_of = |c: usize| pieces[c].map(|p| p.kind);
+        for (_, line) in h.lines.iter().filter(|(from, _)| *from as usize == cell) {
+            let mut start = 0;
+            if h.flags & hop::SCREEN != 0 {
+                let Some(s) = line.iter().position(|&c| c as usize != cell && pieces[c as usize].is_some()) else { continue };
+                if kind_of(line[s] as usize).is_some_and(|k| h.over >> k & 1 == 0) {
+                    continue;
+                }
+                start = s + 1;
+            }
+            let end = if h.flags & hop::NEXT != 0 { line.len().min(start + 1) } else { line.len() };
+            for &c in &line[start.min(end)..end] {
+                let c = c as usize;
+                let onto = h.onto.binary_search(&(c as u16)).is_ok();
+                match pieces[c] {
+                    Some(p) if c != cell => {
+                        if p.side != piece.side && h.flags & hop::CAPTURE != 0 && h.takes >> p.kind & 1 != 0 && onto {
+                            marks[c].capture = true;
+                        }
+                        break;
+                    }
+                    _ => {
+                        if h.flags & hop::QUIET != 0 && onto {
+                            marks[c].quiet = true;
+                        }
                     }
                 }
             }

@@ -338,6 +338,18 @@ pub struct Rule {
     pub on: Option<RuleOn>,
     /// `onto ZONE`: the cells the rule's moves may end on.
     pub onto: Option<Zone>,
+    /// `over [not] KINDS`: the kinds a hop may jump over.
+    pub over: Option<KindFilter>,
+    /// `takes [not] KINDS`: the kinds the rule may capture.
+    pub takes: Option<KindFilter>,
+}
+
+/// `over not C`, `takes K`: piece kinds by symbol or name, or every kind but those (`not`).
+#[derive(Debug, Clone)]
+pub struct KindFilter {
+    pub span: Span,
+    pub negated: bool,
+    pub kinds: Vec<Name>,
 }
 
 /// The cells a rule applies from.
@@ -395,8 +407,12 @@ impl ModifierKind {
 #[derive(Debug, Clone)]
 pub struct Leg {
     pub span: Span,
-    /// `slide` rather than `step`.
+    /// `slide` rather than `step` (also set for `hop`, which follows its headings as a slide).
     pub slides: bool,
+    /// `hop`: the leg jumps over one piece (the screen).
+    pub hop: bool,
+    /// `next` after the headings: a hop that lands just beyond its screen.
+    pub next: Option<Span>,
     /// The `step`/`slide` keyword.
     pub keyword: Span,
     pub dirs: LegDirs,

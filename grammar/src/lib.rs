@@ -228,6 +228,9 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_royal_path
             | Rule::kw_wind
             | Rule::kw_within
+            | Rule::kw_next
+            | Rule::kw_over
+            | Rule::kw_takes
     )
 }
 
@@ -632,6 +635,7 @@ fn build_rule(pair: Pair<Rule>) -> Result<Rule_, SyntaxError> {
     let mut legs = Vec::new();
     let mut on = None;
     let mut onto = None;
+    let (mut over, mut takes) = (None, None);
     for child in Children::of(pair).rest() {
         let child_span = span_of(&child);
         match child.as_rule() {
@@ -657,6 +661,8 @@ fn build_rule(pair: Pair<Rule>) -> Result<Rule_, SyntaxError> {
                 legs.push(Leg {
                     span: child_span,
                     slides: false,
+                    hop: false,
+                    next: None,
                     keyword: child_span,
                     dirs: LegDirs::Distance {
                         span: child_span,
@@ -675,6 +681,8 @@ fn build_rule(pair: Pair<Rule>) -> Result<Rule_, SyntaxError> {
                 legs.push(Leg {
                     span: child_span,
                     slides: true,
+                    hop: false,
+                    next: None,
                     keyword: child_span,
                     dirs: LegDirs::Wind { span: child_span, dirs, zone },
                     bending: None,
@@ -687,6 +695,8 @@ fn build_rule(pair: Pair<Rule>) -> Result<Rule_, SyntaxError> {
                 legs.push(Leg {
                     span: child_span,
                     slides: false,
+                    hop: false,
+                    next: None,
                     keyword: child_span,
                     dirs: LegDirs::Betza { span: child_span, text: name_of(&Children::of(string).next()?) },
                     bending: None,
@@ -695,6 +705,8 @@ fn build_rule(pair: Pair<Rule>) -> Result<Rule_, SyntaxError> {
                 });
             }
             Rule::rule_onto => onto = Some(build_zone(Children::of(child).next()?)?),
+            Rule::rule_over => over = Some(build_kind_filter(Children::of(child).next()?)),
+            Rule::rule_takes => takes = Some(build_kind_filter(Children::of(child).next()?)),
             Rule::rule_on => {
                 let inner = Children::of(child).next()?;
                 let target = match inner.as_rule() {
@@ -716,7 +728,24 @@ fn build_rule(pair: Pair<Rule>) -> Result<Rule_, SyntaxError> {
         legs,
         on,
         onto,
+        over,
+        takes,
     })
+}
+
+/// `not C`, `K`: a kind filter of `over` or `takes`.
+fn build_kind_filter(pair: Pair<Rule>) -> KindFilter {
+    let span = span_of(&pair);
+    let mut negated = false;
+    let mut kinds = Vec::new();
+    for p in Children::of(pair).rest() {
+        if p.as_rule() == Rule::negated {
+            negated = true;
+        } else {
+            kinds.push(name_of(&p));
+        }
+    }
+    KindFilter { span, negated, kinds }
 }
 
 /// The AST's piece rule; named apart from pest's generated `Rule` enum.
@@ -727,7 +756,8 @@ fn build_leg(pair: Pair<Rule>) -> Result<Leg, SyntaxError> {
     let mut c = Children::of(pair);
     let kind = c.next()?;
     let keyword = span_of(&kind);
-    let slides = kind.as_str() == "slide";
+    let slides = kind.as_str() != "step";
+    let is_hop = kind.as_str() == "hop";
     let what = c.next()?;
     let dirs = match what.as_rule() {
         Rule::straight => LegDirs::Straight(span_of(&what)),
@@ -751,6 +781,7 @@ fn build_leg(pair: Pair<Rule>) -> Result<Leg, SyntaxError> {
         }
         _ => return Err(internal(span_of(&what))),
     };
+    let next = c.next_if(Rule::hop_next).map(|n| span_of(&n));
     let bending = match c.next_if(Rule::bending) {
         Some(b) => {
             let bspan = span_of(&b);
@@ -777,6 +808,8 @@ fn build_leg(pair: Pair<Rule>) -> Result<Leg, SyntaxError> {
     Ok(Leg {
         span,
         slides,
+        hop: is_hop,
+        next,
         keyword,
         dirs,
         bending,

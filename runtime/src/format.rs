@@ -12,14 +12,15 @@ use std::fmt;
 
 use crate::tables::{
     Attack, CastleInfo, Eliminated, GameEnd, GridInfo, KindInfo, Layout, LayoutCell, LayoutLabel, LayoutView, Outcome, PromotionInfo, Ray,
-    RulesInfo, SideInfo, Tables, Winder,
+    RulesInfo, SideInfo, Tables, Winder, Hopper,
 };
 
 /// First four bytes of every table file.
 pub const MAGIC: [u8; 4] = *b"ORBT";
 /// The layout this build writes. Any layout change bumps it.
 pub const FORMAT_VERSION: u16 = 10;
-/// The oldest version this build still reads: version 7 is version 8 without the winders section
+/// The oldest version this build still reads: version 9 is version 10 without the hoppers section
+/// (no hops, no `takes`, no counting move), version 7 is version 8 without the winders section
 /// (no winding rules), version 6 is version 7 without the stacks section
 /// (no stacks, crowning, hands or pieces that give no check), version 5 is version 6 without the sides' teams
 /// (each side its own team) and the `game-end` and `eliminated` rules (read as their defaults),
@@ -291,6 +292,22 @@ impl Tables {
             // Per promotion: bit 0 `captured`, bit 1 `optional`.
             for p in &s.promotions {
                 w.u8(p.captured as u8 | (p.optional as u8) << 1);
+            }
+        }
+        // Version 10: the hoppers section (hops and `takes`).
+        w.count(self.hoppers.len());
+        for h in &self.hoppers {
+            w.u8(h.ck);
+            w.u8(h.flags);
+            for m in [h.over, h.takes] {
+                w.u32(m as u32);
+                w.u32((m >> 32) as u32);
+            }
+            w.u16s(&h.onto);
+            w.count(h.lines.len());
+            for (from, cells) in &h.lines {
+                w.u16(*from);
+                w.u16s(cells);
             }
         }
 
@@ -753,11 +770,29 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
         }
     }
 
+    // Version 10 adds the hoppers section.
+    let mut hoppers = Vec::new();
+    if version >= 10 {
+        r.section = "hoppers";
+        let n = r.count(30)?;
+        for _ in 0..n {
+            let ck = r.u8()?;
+            let flags = r.u8()?;
+            let over = u64::from(r.u32()?) | u64::from(r.u32()?) << 32;
+            let takes = u64::from(r.u32()?) | u64::from(r.u32()?) << 32;
+            let onto = r.u16s()?;
+            let lines = r.count(6)?;
+            let lines = (0..lines).map(|_| Ok((r.u16()?, r.u16s()?))).collect::<Result<Vec<_>, FormatError>>()?;
+            hoppers.push(Hopper { ck, flags, over, takes, onto, lines });
+        }
+    }
+
     let extra = r.bytes.len() - r.pos;
     if extra != 0 {
         return Err(FormatError::TrailingBytes {
             after: match version {
-                9.. => "goals section (the last of the payload)",
+                10.. => "hoppers section (the last of the payload)",
+                9 => "goals section (the last of the payload)",
                 8 => "winders section (the last of the payload)",
                 7 => "stacks section (the last of the payload)",
                 6 => "players section (the last of the payload)",
@@ -785,6 +820,7 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
         attacks,
         masks,
         winders,
+        hoppers,
         layout,
     })
 }

@@ -207,6 +207,12 @@ pub struct Game<B> {
     pub winding: bool,
     /// Per side: the colored kinds that wind.
     pub wind_cks: Vec<Vec<u8>>,
+    /// Per colored kind: its rules walked along their lines (`hop`, `takes`); `hopping` when any
+    /// kind has one (then legality plays every move, as with winding rules).
+    pub hoppers: Vec<Vec<crate::hops::HopRule<B>>>,
+    pub hopping: bool,
+    /// Per side: the colored kinds that have such rules.
+    pub hop_cks: Vec<Vec<u8>>,
     /// Per `(carrier kind, crown kind)` (kinds, not colored): the crowned kind.
     pub crowned: Vec<(u8, u8, u8)>,
     /// Per side: the cells whose reach by a colored kind wins (`reach`), as (ck, cells).
@@ -559,7 +565,12 @@ impl<B: CellSet> Game<B> {
             }
         }
         let winding = !tables.winders.is_empty();
+        let (hoppers, hop_cks) = crate::hops::hop_rules(&tables.hoppers, cells, sides * kinds, sides, kinds);
+        let hopping = !tables.hoppers.is_empty();
         Game {
+            hoppers,
+            hopping,
+            hop_cks,
             winders,
             winding,
             wind_cks,

@@ -262,6 +262,19 @@ fn write_all(out: &mut String, t: &Tables) -> std::fmt::Result {
     for w in &t.winders {
         writeln!(out, "wind: {} within {} cells ({})", names.kind(w.kind), w.zone.len(), names.cells(&w.zone))?;
     }
+    for h in &t.hoppers {
+        let (side, kind) = (h.ck as usize / n_kinds.max(1), h.ck as usize % n_kinds.max(1));
+        let what = if h.flags & crate::tables::hop::SCREEN == 0 { "line" } else if h.flags & crate::tables::hop::NEXT != 0 { "hop next" } else { "hop" };
+        writeln!(
+            out,
+            "{what}: side {side} {} from {} cells, over {:#x}, takes {:#x}, onto {} cells",
+            names.kind(kind as u8),
+            h.lines.len(),
+            h.over,
+            h.takes,
+            h.onto.len()
+        )?;
+    }
     writeln!(out, "rays:")?;
     let n_ck = n_kinds * t.sides.len();
     for ck in 0..n_ck {
@@ -410,6 +423,7 @@ mod tests {
             attacks: vec![Attack::Direct { ck: 1, cells: (1, 2) }],
             masks: vec![],
             winders: vec![],
+            hoppers: vec![],
             layout: None,
         }
     }

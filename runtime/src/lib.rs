@@ -13,6 +13,7 @@ pub mod eval;
 pub mod format;
 pub mod game;
 pub mod goals;
+pub mod hops;
 pub mod inspect;
 pub mod movegen;
 pub mod notation;

@@ -270,7 +270,7 @@ impl<B: CellSet> Position<B> {
         let mut capture = capture.and(enemy);
         let mut stationary = false;
         let end = if self.ep_cells.is_empty() { m.ep_only } else { m.specials.1 };
-        if m.specials.0 == end && !game.winding {
+        if m.specials.0 == end && !game.winding && !game.hopping {
             return (quiet.and_not(game.transit).or(capture), B::default(), false);
         }
         let mut sets_ep = B::default();
@@ -345,6 +345,11 @@ impl<B: CellSet> Position<B> {
                     }
                 }
             }
+        }
+        if game.hopping && !game.hoppers[ck].is_empty() {
+            let (q, c) = self.hop_moves(game, ck, from, enemy);
+            quiet = quiet.or(q);
+            capture = capture.or(c);
         }
         // A move never ends on a transit cell (rays reach them for attacks only).
         (quiet.and_not(game.transit).or(capture), sets_ep, stationary)
@@ -561,12 +566,14 @@ impl<B: CellSet> Position<B> {
         let in_check = royals.iter().any(|r| self.attacked_by_enemy(game, r, us));
         // With one royal piece, a plain move of it is legal iff its destination is not attacked
         // once it has left its cell: no need to play it.
-        let lone_royal = if royals.count() == 1 { royals.iter().next() } else { None };
+        // With hops (whose attacks may depend on the kind of the piece attacked) every move is
+        // played.
+        let lone_royal = if royals.count() == 1 && !game.hopping { royals.iter().next() } else { None };
         // In check with one royal piece, a plain move of an unpinned piece is legal iff it stops
         // every check; with several royal pieces every move is played.
         // Winding paths are not in the attack tables: with winders every move is played.
         let stops = lone_royal.filter(|_| in_check && !game.winding).map(|r| self.check_stops(game, r, us));
-        let pins = if game.winding || (in_check && stops.is_none()) {
+        let pins = if game.winding || game.hopping || (in_check && stops.is_none()) {
             None
         } else {
             Some(self.pins(game, royals))
@@ -654,10 +661,10 @@ impl<B: CellSet> Position<B> {
     /// The number of legal moves of the side to move (what [`Position::legal_moves`] would
     /// append): the moves of a piece that legality judges by set (neither royal nor pinned) are
     /// counted by the size of its destination set, the others listed in `scratch` and judged one
-    /// by one. Games with winding rules or `royal-path unattacked` list every move.
+    /// by one. Games with winding rules, hops or `royal-path unattacked` list every move.
     pub fn count_legal(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> u64 {
         scratch.clear();
-        if game.winding || game.tables.rules.royal_path_unattacked {
+        if game.winding || game.hopping || game.tables.rules.royal_path_unattacked {
             self.legal_moves(game, scratch);
             return scratch.len() as u64;
         }

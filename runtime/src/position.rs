@@ -481,6 +481,9 @@ impl<B: CellSet> Position<B> {
         if game.winding && self.wound_by(game, target, side) {
             return true;
         }
+        if game.hopping && self.hopped_by(game, target, side) {
+            return true;
+        }
         let sliders = self.line_pieces[side];
         if !sliders.intersects(game.line_reach[target]) {
             return false;

@@ -41,6 +41,9 @@ pub struct Tables {
     pub masks: Vec<u64>,
     /// Winding rules (`wind GROUP within ZONE`, since version 8): flooded by the runtime.
     pub winders: Vec<Winder>,
+    /// Rules walked along their lines by the runtime (since version 10): hops (`hop`) and slides
+    /// whose captures are restricted by kind (`takes`).
+    pub hoppers: Vec<Hopper>,
     /// Drawings of a board of polygon cells (since version 4), for diagrams only: the runtime
     /// never reads it. `None` on grid boards (diagrams draw them from `grid`).
     pub layout: Option<Layout>,
@@ -210,6 +213,43 @@ pub struct Winder {
     pub flags: u8,
     pub zone: Vec<u16>,
     pub adjacency: Vec<Vec<u16>>,
+}
+
+/// A rule of a colored kind walked by the runtime along its lines (`hop`, or a slide with
+/// `takes`): from its cell, each line is followed over empty cells; with `hop::SCREEN` the first
+/// piece met is the screen (its kind must be in `over`) and the walk goes on beyond it. Then, on
+/// the cells after the screen (or from the start without one): empty cells are quiet
+/// destinations until the first piece, which is captured if it is an enemy of a kind in `takes`;
+/// with `hop::NEXT` only the one cell just beyond the screen counts. Destinations must be in
+/// `onto`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Hopper {
+    /// The colored kind (`side * kinds + kind`).
+    pub ck: u8,
+    /// `hop::*` bits.
+    pub flags: u8,
+    /// Bit `kind`: the kinds the hop may jump over (all ones without `over`).
+    pub over: u64,
+    /// Bit `kind`: the kinds the rule may capture (all ones without `takes`).
+    pub takes: u64,
+    /// The cells a move may end on, sorted (every cell without `onto`).
+    pub onto: Vec<u16>,
+    /// The lines: (start cell, the cells in order on the empty board).
+    pub lines: Vec<(u16, Vec<u16>)>,
+}
+
+/// Hopper flags.
+pub mod hop {
+    /// The rule may end on an empty cell.
+    pub const QUIET: u8 = 1;
+    /// The rule may capture.
+    pub const CAPTURE: u8 = 2;
+    /// The rule jumps over one piece (a `hop`); without it, a slide restricted by `takes`.
+    pub const SCREEN: u8 = 4;
+    /// Only the cell just beyond the screen (`hop ... next`).
+    pub const NEXT: u8 = 8;
+    /// Every flag.
+    pub const ALL: u8 = 15;
 }
 
 /// Ray flags.

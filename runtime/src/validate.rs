@@ -3,7 +3,7 @@
 //! [`Tables::from_bytes`] after decoding, and by the engine on tables built in memory.
 
 use crate::format::{invalid, FormatError, MAX_COLORED_KINDS};
-use crate::tables::{ray, Attack, Layout, Tables, NO_CELL};
+use crate::tables::{hop, ray, Attack, Layout, Tables, NO_CELL};
 
 impl Tables {
     /// Checks every index the runtime follows, and the few invariants it relies on (sizes that
@@ -203,6 +203,23 @@ impl Tables {
                 if next.iter().any(|c| !wd.zone.contains(c)) {
                     return Err(invalid(field(), "a step leaves its zone"));
                 }
+            }
+        }
+
+        let colored = self.sides.len() * self.kinds.len();
+        for (i, h) in self.hoppers.iter().enumerate() {
+            let field = || format!("hopper {i}");
+            check_cells(&field, &h.onto)?;
+            if h.ck as usize >= colored {
+                return Err(invalid(field(), format!("colored kind {} is out of range (sides x kinds = {colored})", h.ck)));
+            }
+            let f = h.flags;
+            if f & !hop::ALL != 0 || f & (hop::QUIET | hop::CAPTURE) == 0 || (f & hop::NEXT != 0 && f & hop::SCREEN == 0) {
+                return Err(invalid(field(), format!("flags {f:#x} are not quiet/capture with a valid screen")));
+            }
+            for (from, cells) in &h.lines {
+                check_cells(&field, &[*from])?;
+                check_cells(&field, cells)?;
             }
         }
 

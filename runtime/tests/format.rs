@@ -185,6 +185,15 @@ fn sample() -> Tables {
             zone: vec![cell("a1"), cell("b1")],
             adjacency: vec![vec![cell("b1")], vec![cell("a1")]],
         }],
+        // The white King hops north from a1 over one piece but a Pawn onto a3 (version 10).
+        hoppers: vec![orbis_runtime::tables::Hopper {
+            ck: WHITE_KING,
+            flags: 7,
+            over: !(1 << PAWN),
+            takes: u64::MAX,
+            onto: cells("a3"),
+            lines: vec![(cell("a1"), cells("a2 a3"))],
+        }],
         layout: None,
     }
 }
@@ -253,19 +262,24 @@ fn truncation_inside_a_valid_payload_names_the_section() {
     bytes.pop();
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
+    assert!(matches!(err, FormatError::Truncated { section: "hoppers", .. }), "{err:?}");
+    let mut bytes = t.to_bytes();
+    bytes.truncate(bytes.len() - hoppers_len(&t) - 1);
+    reseal(&mut bytes);
+    let err = Tables::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { section: "goals", .. }), "{err:?}");
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - goals_len(&t) - 1);
+    bytes.truncate(bytes.len() - hoppers_len(&t) - goals_len(&t) - 1);
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { section: "winders", .. }), "{err:?}");
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - (winders_len(&t) + goals_len(&t)) - 1);
+    bytes.truncate(bytes.len() - (winders_len(&t) + goals_len(&t) + hoppers_len(&t)) - 1);
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { section: "stacks", .. }), "{err:?}");
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - (winders_len(&t) + goals_len(&t)) - stacks_len(&t) - 1);
+    bytes.truncate(bytes.len() - (winders_len(&t) + goals_len(&t) + hoppers_len(&t)) - stacks_len(&t) - 1);
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { section: "players", .. }), "{err:?}");
@@ -646,15 +660,27 @@ fn goals_len(t: &Tables) -> usize {
     1 + 8 + t.sides.iter().map(|s| 4 + 3 * s.reach.len() + s.promotions.len()).sum::<usize>()
 }
 
-/// The sections after the layout: players (version 6), stacks (version 7), winders (version 8),
-/// goals (version 9).
-fn tail_len(t: &Tables) -> usize {
-    players_len(t) + stacks_len(t) + winders_len(t) + goals_len(t)
+/// The length of the hoppers section (version 10), the last of the payload.
+fn hoppers_len(t: &Tables) -> usize {
+    4 + t.hoppers.iter().map(|h| 2 + 16 + 4 + 2 * h.onto.len() + 4 + h.lines.iter().map(|(_, l)| 2 + 4 + 2 * l.len()).sum::<usize>()).sum::<usize>()
 }
 
-/// `t` as a file of a version before 9 reads it: no goals.
-fn without_goals(t: &Tables) -> Tables {
+/// The sections after the layout: players (version 6), stacks (version 7), winders (version 8),
+/// goals (version 9), hoppers (version 10).
+fn tail_len(t: &Tables) -> usize {
+    players_len(t) + stacks_len(t) + winders_len(t) + goals_len(t) + hoppers_len(t)
+}
+
+/// `t` as a file of a version before 10 reads it: no hops.
+fn without_hoppers(t: &Tables) -> Tables {
     let mut t = t.clone();
+    t.hoppers.clear();
+    t
+}
+
+/// `t` as a file of a version before 9 reads it: no goals (nor hops).
+fn without_goals(t: &Tables) -> Tables {
+    let mut t = without_hoppers(t);
     t.rules.check_limit = 0;
     t.rules.extinction = 0;
     for s in &mut t.sides {
@@ -674,11 +700,40 @@ fn without_winders(t: &Tables) -> Tables {
 }
 
 #[test]
+fn version_9_files_are_still_read() {
+    // Version 9 is version 10 without the hoppers section.
+    let t = with_layout();
+    let mut bytes = t.to_bytes();
+    bytes.truncate(bytes.len() - hoppers_len(&t));
+    bytes[4..6].copy_from_slice(&9u16.to_le_bytes());
+    reseal(&mut bytes);
+    assert_eq!(Tables::from_bytes(&bytes).expect("version 9 loads"), without_hoppers(&t));
+}
+
+#[test]
+fn hoppers_are_validated() {
+    let t = sample();
+    let mut bad = t.clone();
+    bad.hoppers[0].lines[0].1.push(99);
+    let (field, problem) = invalid_field(Tables::from_bytes(&bad.to_bytes()));
+    assert_eq!(field, "hopper 0");
+    assert!(problem.contains("out of range"), "{problem}");
+    for flags in [0, 8 | 1, 16 | 1] {
+        let mut bad = t.clone();
+        bad.hoppers[0].flags = flags;
+        assert_eq!(invalid_field(Tables::from_bytes(&bad.to_bytes())).0, "hopper 0", "flags {flags}");
+    }
+    let mut bad = t.clone();
+    bad.hoppers[0].ck = 4;
+    assert_eq!(invalid_field(Tables::from_bytes(&bad.to_bytes())).0, "hopper 0");
+}
+
+#[test]
 fn version_8_files_are_still_read() {
     // Version 8 is version 9 without the goals section.
     let t = with_layout();
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - goals_len(&t));
+    bytes.truncate(bytes.len() - hoppers_len(&t) - goals_len(&t));
     bytes[4..6].copy_from_slice(&8u16.to_le_bytes());
     reseal(&mut bytes);
     assert_eq!(Tables::from_bytes(&bytes).expect("version 8 loads"), without_goals(&t));
@@ -700,7 +755,7 @@ fn version_7_files_are_still_read() {
     // Version 7 is version 8 without the winders section.
     let t = with_layout();
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - (winders_len(&t) + goals_len(&t)));
+    bytes.truncate(bytes.len() - (winders_len(&t) + goals_len(&t) + hoppers_len(&t)));
     bytes[4..6].copy_from_slice(&7u16.to_le_bytes());
     reseal(&mut bytes);
     assert_eq!(Tables::from_bytes(&bytes).expect("version 7 loads"), without_winders(&t));
@@ -742,7 +797,7 @@ fn version_6_files_are_still_read() {
     // Version 6 is version 7 without the stacks section.
     let t = with_layout();
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - stacks_len(&t) - (winders_len(&t) + goals_len(&t)));
+    bytes.truncate(bytes.len() - stacks_len(&t) - (winders_len(&t) + goals_len(&t) + hoppers_len(&t)));
     bytes[4..6].copy_from_slice(&6u16.to_le_bytes());
     reseal(&mut bytes);
     assert_eq!(Tables::from_bytes(&bytes).expect("version 6 loads"), without_winders(&without_stacks(&t)));
@@ -752,7 +807,7 @@ fn version_6_files_are_still_read() {
 fn stacks_section_is_validated() {
     let t = sample();
     let bytes = t.to_bytes();
-    let end = bytes.len() - (winders_len(&t) + goals_len(&t));
+    let end = bytes.len() - (winders_len(&t) + goals_len(&t) + hoppers_len(&t));
     for (at, field) in [(end - 2, "rules bare"), (end - 1, "rules royal_path")] {
         let mut b = bytes.clone();
         b[at] = 9;
@@ -797,7 +852,7 @@ fn version_5_files_are_still_read() {
 fn players_section_is_validated() {
     let t = sample();
     let bytes = t.to_bytes();
-    let end = bytes.len() - stacks_len(&t) - (winders_len(&t) + goals_len(&t));
+    let end = bytes.len() - stacks_len(&t) - (winders_len(&t) + goals_len(&t) + hoppers_len(&t));
     for (at, field) in [(end - 2, "rules game_end"), (end - 1, "rules eliminated")] {
         let mut b = bytes.clone();
         b[at] = 9;

@@ -22,8 +22,8 @@
 //! `royal-path unattacked` a royal piece's move must also pass only unattacked cells (judged with
 //! it lifted off); under `bare`, a position where a side has royal pieces only has no moves.
 
-use orbis_compiler::lower::rule_rays;
-use orbis_compiler::model::{Mode, Variant};
+use orbis_compiler::lower::{hop_lines, rule_rays};
+use orbis_compiler::model::{Hop, Mode, MoveRule, Variant};
 use orbis_runtime::tables::ray;
 use std::collections::BTreeSet;
 
@@ -207,6 +207,57 @@ fn winding(v: &Variant, p: &RefPos, rule: &orbis_compiler::model::MoveRule, from
     (empty, reached)
 }
 
+/// Whether a kind filter (`over`, `takes`) admits kind `k`: no filter, a named kind, or a crowned
+/// kind whose carrier is named.
+fn admits(v: &Variant, filter: &Option<Vec<usize>>, k: usize) -> bool {
+    filter.as_ref().is_none_or(|f| f.contains(&k) || v.pieces[k].crowned.is_some_and(|(c, _)| f.contains(&c)))
+}
+
+/// A rule walked along its lines (`hop`, `takes`) from `from` for `side`, with `occupied` telling
+/// which cells hold a piece and `kind` their kind: the cells it may end on empty, and the cells
+/// whose piece it may take (of any side: the caller judges). Read straight from
+/// docs/language.md: follow the line; a hop needs a first piece (its screen, of a kind `over`
+/// admits) and goes on beyond it, to the very next cell only with `next`; then empty cells are
+/// moves until the first piece, which may be taken if `takes` admits its kind; `onto` limits both.
+fn line_walk(
+    v: &Variant,
+    side: usize,
+    k: usize,
+    rule: &MoveRule,
+    from: usize,
+    occupied: &dyn Fn(usize) -> bool,
+    kind: &dyn Fn(usize) -> Option<usize>,
+) -> (Vec<usize>, Vec<usize>) {
+    let (mut quiet, mut take) = (Vec::new(), Vec::new());
+    let onto_ok = |c: usize| rule.onto.as_ref().is_none_or(|o| o[side].contains(&c));
+    for line in hop_lines(v, side, &v.pieces[k], rule, from) {
+        let mut rest: &[usize] = &line;
+        if rule.hop.is_some() {
+            let Some(s) = line.iter().position(|&c| occupied(c)) else { continue };
+            if !kind(line[s]).is_none_or(|sk| admits(v, &rule.over, sk)) {
+                continue;
+            }
+            rest = &line[s + 1..];
+            if rule.hop == Some(Hop::Next) {
+                rest = &rest[..rest.len().min(1)];
+            }
+        }
+        for &c in rest {
+            if !occupied(c) {
+                if rule.mode != Mode::CaptureOnly && onto_ok(c) {
+                    quiet.push(c);
+                }
+                continue;
+            }
+            if rule.mode != Mode::MoveOnly && onto_ok(c) && kind(c).is_none_or(|ck| admits(v, &rule.takes, ck)) {
+                take.push(c);
+            }
+            break;
+        }
+    }
+    (quiet, take)
+}
+
 /// Whether `side` could capture on `target` (ignoring en passant and legality). Only top pieces
 /// attack (hidden ones do not), and `cannot-check` pieces are left out: this is the test for
 /// check and every safety test.
@@ -221,6 +272,14 @@ pub fn attacks(v: &Variant, p: &RefPos, target: usize, side: usize) -> bool {
         for rule in &v.pieces[k].rules {
             if rule.wind.is_some() && rule.mode != Mode::MoveOnly && winding(v, p, rule, from).1.contains(&target) {
                 return true;
+            }
+            if rule.hop.is_some() || rule.takes.is_some() {
+                // The target counts as occupied (by whatever would be taken there).
+                let occupied = |c: usize| c == target || p.board[c].is_some();
+                let kind = |c: usize| p.board[c].map(|(_, kk)| kk);
+                if line_walk(v, s, k, rule, from, &occupied, &kind).1.contains(&target) {
+                    return true;
+                }
             }
             for r in rule_rays(v, s, &v.pieces[k], rule, from) {
                 if r.flags & ray::CAPTURE == 0 || r.must_empty.iter().any(|&c| p.board[c].is_some()) {
@@ -333,6 +392,13 @@ pub fn pseudo(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
             }
         };
         for rule in &v.pieces[k].rules {
+            if rule.hop.is_some() || rule.takes.is_some() {
+                let occupied = |c: usize| p.board[c].is_some();
+                let kind = |c: usize| p.board[c].map(|(_, kk)| kk);
+                let (empty, taken) = line_walk(v, s, k, rule, from, &occupied, &kind);
+                empty.into_iter().filter(|&c| !v.board.cells[c].transit).for_each(|c| add(c, Vec::new(), None));
+                taken.into_iter().filter(|&c| capturable(v, p, c)).for_each(|c| add(c, Vec::new(), None));
+            }
             if rule.wind.is_some() {
                 let (empty, reached) = winding(v, p, rule, from);
                 if rule.mode != Mode::CaptureOnly {

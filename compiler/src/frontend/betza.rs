@@ -176,6 +176,18 @@ impl Frontend {
         for g in &groups {
             let has = |c: char| g.mods.iter().find(|&&(m, _)| m == c).map(|&(_, at)| span_at(at, at + 1));
             let (m, c, i, e, n) = (has('m'), has('c'), has('i'), has('e'), has('n'));
+            // `p` hops like a cannon (lands anywhere beyond the screen), `g` like a grasshopper.
+            let hop = match (has('p'), has('g')) {
+                (Some(_), None) => Some(model::Hop::Far),
+                (None, Some(_)) => Some(model::Hop::Next),
+                (None, None) => None,
+                (Some(p), Some(_)) => {
+                    let label = self.primary(p, "`p` and `g` together");
+                    self.error("a Betza hop is `p` or `g`, not both", vec![label], vec![]);
+                    ok = false;
+                    continue;
+                }
+            };
             let mode = match (m.is_some(), c.is_some() || e.is_some()) {
                 (true, false) => model::Mode::MoveOnly,
                 (false, true) => model::Mode::CaptureOnly,
@@ -225,6 +237,7 @@ impl Frontend {
                 forward_uses.push(ForwardUse { direction: 0, piece: piece.name.text.clone(), span });
             }
             let mut limited_reported = false;
+            let mut hop_reported = false;
             for ((turns, reach), firsts) in shapes {
                 let first = if directional {
                     model::Dirs::Side { direction: 0, turns: firsts.iter().map(|&k| k as i32 * compass.sign).collect() }
@@ -250,10 +263,26 @@ impl Frontend {
                     distance: None,
                     wind: None,
                     onto: None,
+                    hop: None,
+                    over: None,
+                    takes: None,
                     legs: turns.iter().map(|&t| leg(t)).collect(),
                     origins: None,
                 };
                 let single = turns.is_empty();
+                if let Some(hop) = hop {
+                    if reach == Reach::Ride(None) && single {
+                        out.push(model::MoveRule { first_slides: true, hop: Some(hop), ..base });
+                    } else if !hop_reported {
+                        hop_reported = true;
+                        let label = self.primary(atom_span, "not a rider of single steps");
+                        self.error("Betza's `p` and `g` hop along lines: `R`, `B`, `Q`, `WW` or `FF`", vec![label], vec![
+                            "note: `pR` is a cannon that moves and captures beyond its screen, `mRcpR` the xiangqi cannon, `gQ` the grasshopper".into(),
+                        ]);
+                        ok = false;
+                    }
+                    continue;
+                }
                 match reach {
                     Reach::Once => {
                         // An initial move-only path that does not leap, in a text that captures
@@ -309,7 +338,7 @@ impl Frontend {
                 // Spaces may separate groups: `fmW cF`.
                 continue;
             }
-            if "mcfblrvsnie".contains(c) && c.is_ascii_lowercase() {
+            if "mcfblrvsniepg".contains(c) && c.is_ascii_lowercase() {
                 mods.push((c, at));
                 continue;
             }
@@ -323,8 +352,7 @@ impl Frontend {
             let Some(mut atoms) = compound else {
                 let label = self.primary(span_at(at, at + c.len_utf8()), "not understood");
                 let note = match c {
-                    'p' | 'g' => "note: hoppers (`p`, `g`) are not supported in Betza's notation here; write the rule in orbis's own form".to_string(),
-                    c if c.is_ascii_lowercase() => format!("note: `{c}` is a modifier orbis does not support; supported: m c f b l r v s n i e"),
+                    c if c.is_ascii_lowercase() => format!("note: `{c}` is a modifier orbis does not support; supported: m c f b l r v s n i e p g"),
                     _ => "note: atoms are W F D N A H C Z G and the compounds K R B Q; a doubled atom (`NN`) rides; a number after it limits the range (`W2`)".to_string(),
                 };
                 self.error(format!("`{c}` in Betza's notation"), vec![label], vec![note]);

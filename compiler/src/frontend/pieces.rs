@@ -75,7 +75,7 @@ impl Frontend {
                     }
                     continue;
                 }
-                if let Some((rule, on, onto)) = self.rule(r, p, board, directions, forward_uses) {
+                if let Some((rule, on, onto)) = self.rule(r, p, pieces, board, directions, forward_uses) {
                     if let Some((on, span)) = on {
                         pending_on.push((out.len(), rules.len(), on, span, false));
                     }
@@ -168,6 +168,7 @@ impl Frontend {
         &mut self,
         r: &ast::Rule,
         piece: &ast::Piece,
+        all: &[&ast::Piece],
         board: &BoardInfo,
         directions: &[String],
         forward_uses: &mut Vec<ForwardUse>,
@@ -227,6 +228,9 @@ impl Frontend {
         };
 
         let (first, rest) = r.legs.split_first()?;
+        let (hop, over, takes) = self.hop_parts(r, &seen, all);
+        ok &= hop.is_ok() && over.is_ok() && takes.is_ok();
+        let (hop, over, takes) = (hop.unwrap_or(None), over.unwrap_or(None), takes.unwrap_or(None));
         let mut distance = None;
         let mut wind = None;
         let first_dirs = match &first.dirs {
@@ -355,6 +359,9 @@ impl Frontend {
             distance,
             wind,
             onto: None,
+            hop,
+            over,
+            takes,
             legs,
             origins: None,
         };
@@ -417,6 +424,7 @@ impl Frontend {
                 ast::LegDirs::Distance { .. } | ast::LegDirs::Wind { .. } | ast::LegDirs::Betza { .. } => {
                     Some("a whole rule of its own")
                 }
+                _ if leg.hop => Some("a hop"),
                 _ if leg.slides => Some("a slide"),
                 _ if leg.bending.is_some() => Some("a bending leg"),
                 _ => None,

@@ -24,7 +24,7 @@ use std::collections::BTreeSet;
 use orbis_runtime::tables::ray;
 use serde_json::{json, Value};
 
-use crate::lower::{rule_rays, wind_reach, PathRay};
+use crate::lower::{hop_reach, rule_rays, wind_reach, PathRay};
 use crate::model::{CellId, HeadingId, PieceId, Variant};
 
 /// Per side, piece and cell: a list of `T`.
@@ -63,7 +63,14 @@ impl<'a> Ctx<'a> {
                     let mut list: Vec<(usize, PathRay)> = Vec::new();
                     for (i, rule) in piece.rules.iter().enumerate() {
                         // Winding rules have no rays: their empty-board flood stands in.
-                        let rays = if rule.wind.is_some() { wind_reach(v, piece, rule, origin) } else { rule_rays(v, side, piece, rule, origin) };
+                        // and hops (and `takes`) have none: their lines stand in.
+                        let rays = if rule.wind.is_some() {
+                            wind_reach(v, piece, rule, origin)
+                        } else if rule.hop.is_some() || rule.takes.is_some() {
+                            hop_reach(v, side, piece, rule, origin)
+                        } else {
+                            rule_rays(v, side, piece, rule, origin)
+                        };
                         for r in rays {
                             list.push((i, r));
                         }
@@ -290,7 +297,9 @@ pub fn describe_rule(v: &Variant, rule: &crate::model::MoveRule) -> String {
             .collect();
         words.push(format!("distance {steps} by {{ {} }}", names.join(" ")));
     } else {
-        words.push(if rule.first_slides {
+        words.push(if rule.hop.is_some() {
+            "hop".into()
+        } else if rule.first_slides {
             "slide".into()
         } else {
             "step".into()
@@ -322,6 +331,9 @@ pub fn describe_rule(v: &Variant, rule: &crate::model::MoveRule) -> String {
             n => Some(format!("avoid {n} cells")),
         }
     };
+    if rule.hop == Some(crate::model::Hop::Next) {
+        words.push("next".into());
+    }
     words.extend(bending(&rule.first_bending));
     words.extend(avoid(rule.first_avoid));
     words.extend(avoid_cells(&rule.first_avoid_cells));
@@ -340,6 +352,12 @@ pub fn describe_rule(v: &Variant, rule: &crate::model::MoveRule) -> String {
         words.extend(bending(&leg.bending));
         words.extend(avoid(leg.avoid));
         words.extend(avoid_cells(&leg.avoid_cells));
+    }
+    for (word, filter) in [("over", &rule.over), ("takes", &rule.takes)] {
+        if let Some(kinds) = filter {
+            let names: Vec<&str> = kinds.iter().map(|&k| v.pieces[k].name.as_str()).collect();
+            words.push(format!("{word} {}", names.join(" ")));
+        }
     }
     if let Some(per_side) = &rule.onto {
         let counts: Vec<String> = per_side

@@ -1,0 +1,150 @@
+//! Rules walked along their lines (`Tables::hoppers`): hops (`hop`, the cannon and the
+//! grasshopper) and slides whose captures are restricted by kind (`takes`).
+//!
+//! They have no rays and no attack entries: move generation walks each line from the piece's
+//! cell, and attack tests walk the lines of every such piece of the attacking side. While a game
+//! has any (`Game::hopping`), legality plays every move, as with winding rules: a hop's screen can
+//! be any piece, so pins and check stops are not in the attack tables.
+
+use crate::bits::CellSet;
+use crate::game::Game;
+use crate::position::Position;
+use crate::tables::{hop, Hopper};
+
+/// A hopper as move generation uses it.
+#[derive(Clone, Debug)]
+pub struct HopRule<B> {
+    pub flags: u8,
+    /// Bit `kind`: the kinds it may jump over, and capture.
+    pub over: u64,
+    pub takes: u64,
+    /// The cells its moves may end on.
+    pub onto: B,
+    /// Per cell: its lines from there.
+    pub lines: Vec<Vec<Box<[u16]>>>,
+    /// Per target cell of `onto`: the ways to reach it for attack tests, as (start cell, the
+    /// cells passed before it, the cell just before it or `NO_CELL`).
+    pub reverse: Vec<Vec<(u16, B, u16)>>,
+}
+
+impl<B: CellSet> HopRule<B> {
+    pub fn new(h: &Hopper, cells: usize) -> HopRule<B> {
+        let mut lines = vec![Vec::new(); cells];
+        let mut reverse = vec![Vec::new(); cells];
+        let onto = B::from_cells(h.onto.iter().map(|&c| c as usize));
+        for (from, line) in &h.lines {
+            lines[*from as usize].push(line.clone().into_boxed_slice());
+            for (i, &t) in line.iter().enumerate() {
+                if onto.has(t as usize) && (h.flags & hop::SCREEN == 0 || i > 0) {
+                    let before = if i > 0 { line[i - 1] } else { crate::tables::NO_CELL };
+                    reverse[t as usize].push((*from, B::from_cells(line[..i].iter().map(|&c| c as usize)), before));
+                }
+            }
+        }
+        HopRule { flags: h.flags, over: h.over, takes: h.takes, onto, lines, reverse }
+    }
+}
+
+/// Per colored kind its hop rules, and per side the colored kinds that have any.
+pub fn hop_rules<B: CellSet>(hoppers: &[Hopper], cells: usize, colored: usize, sides: usize, kinds: usize) -> (Vec<Vec<HopRule<B>>>, Vec<Vec<u8>>) {
+    let mut rules: Vec<Vec<HopRule<B>>> = vec![Vec::new(); colored];
+    let mut cks = vec![Vec::new(); sides];
+    for h in hoppers {
+        let ck = h.ck as usize;
+        rules[ck].push(HopRule::new(h, cells));
+        let side: &mut Vec<u8> = &mut cks[ck / kinds.max(1)];
+        if !side.contains(&h.ck) {
+            side.push(h.ck);
+        }
+    }
+    (rules, cks)
+}
+
+impl<B: CellSet> Position<B> {
+    /// The kind (not colored) of the piece with board code `code` (non-zero).
+    #[inline]
+    fn kind_of_code(game: &Game<B>, code: u8) -> usize {
+        (code as usize - 1) % game.kinds
+    }
+
+    /// Where the line's walk may end: the index just past the screen (or 0 without one), or
+    /// `None` when the line has no usable screen.
+    #[inline]
+    fn past_screen(&self, game: &Game<B>, r: &HopRule<B>, line: &[u16]) -> Option<usize> {
+        if r.flags & hop::SCREEN == 0 {
+            return Some(0);
+        }
+        let s = line.iter().position(|&c| self.occupied.has(c as usize))?;
+        let kind = Self::kind_of_code(game, self.board[line[s] as usize]);
+        (r.over >> kind & 1 != 0).then_some(s + 1)
+    }
+
+    /// The destinations of the hop rules of `ck` from `from`: (quiet cells, captures of pieces in
+    /// `enemy`).
+    pub fn hop_moves(&self, game: &Game<B>, ck: usize, from: usize, enemy: B) -> (B, B) {
+        let (mut quiet, mut capture) = (B::default(), B::default());
+        for r in &game.hoppers[ck] {
+            for line in &r.lines[from] {
+                let Some(start) = self.past_screen(game, r, line) else { continue };
+                let beyond = if r.flags & hop::NEXT != 0 { &line[start..line.len().min(start + 1)] } else { &line[start..] };
+                for &c in beyond {
+                    let c = c as usize;
+                    if !self.occupied.has(c) {
+                        if r.flags & hop::QUIET != 0 && r.onto.has(c) {
+                            quiet.insert(c);
+                        }
+                        continue;
+                    }
+                    let kind = Self::kind_of_code(game, self.board[c]);
+                    if r.flags & hop::CAPTURE != 0 && enemy.has(c) && r.takes >> kind & 1 != 0 && r.onto.has(c) {
+                        capture.insert(c);
+                    }
+                    break;
+                }
+            }
+        }
+        (quiet, capture)
+    }
+
+    /// Whether a piece of `side` could capture on `target` by a rule walked along its lines: the
+    /// piece on `target` of a kind it may take (any kind when `target` is empty).
+    pub fn hopped_by(&self, game: &Game<B>, target: usize, side: usize) -> bool {
+        let victim = (self.board[target] != 0).then(|| Self::kind_of_code(game, self.board[target]));
+        for &ck in &game.hop_cks[side] {
+            let ck = ck as usize;
+            if game.no_check[ck] {
+                continue;
+            }
+            let pieces = self.by_ck[ck];
+            if pieces.is_empty() {
+                continue;
+            }
+            for r in &game.hoppers[ck] {
+                if r.flags & hop::CAPTURE == 0 || victim.is_some_and(|k| r.takes >> k & 1 == 0) {
+                    continue;
+                }
+                for &(from, between, before) in &r.reverse[target] {
+                    if !pieces.has(from as usize) {
+                        continue;
+                    }
+                    // Without a screen every cell before the target is empty; with one, exactly
+                    // one piece stands before it (the screen), with `next` just before it.
+                    let passed = self.occupied.and(between);
+                    let hit = if r.flags & hop::SCREEN == 0 {
+                        passed.is_empty()
+                    } else {
+                        passed.count() == 1 && {
+                            let screen = passed.iter().next().unwrap_or(0);
+                            (r.flags & hop::NEXT == 0 || screen == before as usize)
+                                && r.over >> Self::kind_of_code(game, self.board[screen]) & 1 != 0
+                        }
+                    };
+                    if hit {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+}
