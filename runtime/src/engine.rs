@@ -341,6 +341,7 @@ pub(crate) fn info<B: CellSet>(g: &Game<B>, pos: &Position<B>, m: Move) -> MoveI
             MoveKind::Castle => "castle",
             MoveKind::Stationary => "stationary",
             MoveKind::Crown => "crown",
+            MoveKind::Drop => "drop",
         },
     }
 }

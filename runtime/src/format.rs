@@ -11,15 +11,16 @@
 use std::fmt;
 
 use crate::tables::{
-    Attack, CastleInfo, Eliminated, GameEnd, GridInfo, KindInfo, Layout, LayoutCell, LayoutLabel, LayoutView, Outcome, PromotionInfo, Ray,
+    Attack, CastleInfo, DropInfo, Eliminated, GameEnd, GridInfo, KindInfo, Layout, LayoutCell, LayoutLabel, LayoutView, Outcome, PromotionInfo, Ray,
     RulesInfo, SideInfo, Tables, Winder,
 };
 
 /// First four bytes of every table file.
 pub const MAGIC: [u8; 4] = *b"ORBT";
 /// The layout this build writes. Any layout change bumps it.
-pub const FORMAT_VERSION: u16 = 9;
-/// The oldest version this build still reads: version 7 is version 8 without the winders section
+pub const FORMAT_VERSION: u16 = 10;
+/// The oldest version this build still reads: version 9 is version 10 without the hands section
+/// (no drops, `captured-as`, FEN tokens or promotions counting the start cell), version 7 is version 8 without the winders section
 /// (no winding rules), version 6 is version 7 without the stacks section
 /// (no stacks, crowning, hands or pieces that give no check), version 5 is version 6 without the sides' teams
 /// (each side its own team) and the `game-end` and `eliminated` rules (read as their defaults),
@@ -292,6 +293,29 @@ impl Tables {
                 w.u8(p.captured as u8 | (p.optional as u8) << 1);
             }
         }
+        // Version 10: the hands section (drops, `captured-as`, FEN tokens, `from-or-to`).
+        w.u8(self.rules.drops as u8);
+        for k in &self.kinds {
+            match k.captured_as {
+                Some(c) => {
+                    w.u8(1);
+                    w.u8(c);
+                }
+                None => w.u8(0),
+            }
+            w.str(&k.fen);
+        }
+        for s in &self.sides {
+            for p in &s.promotions {
+                w.u8(p.from_or_to as u8);
+            }
+            w.count(s.drops.len());
+            for d in &s.drops {
+                w.u8(d.kind);
+                w.u16s(&d.forbidden);
+                w.u8(d.one_per_file as u8 | (d.no_mate as u8) << 1);
+            }
+        }
 
         let payload = w.0;
         let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
@@ -549,6 +573,8 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
             cannot_check: false,
             crowns: Vec::new(),
             crowned: None,
+            captured_as: None,
+            fen: String::new(),
         });
     }
 
@@ -588,6 +614,7 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
             atop: Vec::new(),
             hand: Vec::new(),
             promotions,
+            drops: Vec::new(),
             castles,
             reach: Vec::new(),
         });
@@ -752,11 +779,47 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
         }
     }
 
+    // Version 10 adds the hands section.
+    if version >= 10 {
+        r.section = "hands";
+        rules.drops = match r.u8()? {
+            b @ 0..=1 => b == 1,
+            b => return Err(invalid("drops rule", format!("byte is {b}; it must be 0 or 1"))),
+        };
+        for (k, kind) in kinds.iter_mut().enumerate() {
+            kind.captured_as = match r.u8()? {
+                0 => None,
+                1 => Some(r.u8()?),
+                b => return Err(invalid("captured-as tag", format!("byte is {b}; it must be 0 or 1"))),
+            };
+            kind.fen = r.str(&|| format!("kind {k} FEN token"))?;
+        }
+        for side in sides.iter_mut() {
+            for p in side.promotions.iter_mut() {
+                p.from_or_to = match r.u8()? {
+                    b @ 0..=1 => b == 1,
+                    b => return Err(invalid("promotion from-or-to", format!("byte is {b}; it must be 0 or 1"))),
+                };
+            }
+            let n = r.count(7)?;
+            for _ in 0..n {
+                let kind = r.u8()?;
+                let forbidden = r.u16s()?;
+                let flags = r.u8()?;
+                if flags > 3 {
+                    return Err(invalid("drop flags", format!("byte is {flags}; it must be 0 to 3")));
+                }
+                side.drops.push(DropInfo { kind, forbidden, one_per_file: flags & 1 != 0, no_mate: flags & 2 != 0 });
+            }
+        }
+    }
+
     let extra = r.bytes.len() - r.pos;
     if extra != 0 {
         return Err(FormatError::TrailingBytes {
             after: match version {
-                9.. => "goals section (the last of the payload)",
+                10.. => "hands section (the last of the payload)",
+                9 => "goals section (the last of the payload)",
                 8 => "winders section (the last of the payload)",
                 7 => "stacks section (the last of the payload)",
                 6 => "players section (the last of the payload)",
