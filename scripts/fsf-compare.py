@@ -4,8 +4,9 @@
 For each pair (an orbis variant file, the Fairy-Stockfish variant it writes), plays random games
 with Fairy-Stockfish (its Python binding, `pip install pyffish`) and, in every position reached,
 asks orbis for the legal moves of the same FEN (`orbis moves --position FEN --json`). The two
-sets of moves are compared in coordinates (`e2e4`, promotions `e7e8q`; castling as the king's
-move, which Fairy-Stockfish writes as king-takes-rook in Chess960). Prints one line per variant
+sets of moves are compared in UCI coordinates as `orbis moves --json` gives them (`e2e4`,
+promotions `e7e8q` and Shogi's `c7c8+`, drops `P@e4`; castling as the king's move, which
+Fairy-Stockfish writes as king-takes-rook in Chess960). Prints one line per variant
 and the first differences; exits 1 if any position differs.
 
     python3 scripts/fsf-compare.py [--orbis target/release/orbis] [--games 20] [--plies 60]
@@ -36,6 +37,8 @@ PAIRS = [
     ("examples/fairy/threecheck.orbis", "3check", [], False),
     ("examples/fairy/grand.orbis", "grand", [], False),
     ("examples/fairy/chess960.orbis", "fischerandom", [], True),
+    ("examples/fairy/crazyhouse.orbis", "crazyhouse", [], False),
+    ("examples/fairy/shogi.orbis", "shogi", [], False),
 ]
 
 
@@ -44,11 +47,7 @@ def orbis_moves(orbis, tables, fen):
     run = subprocess.run([orbis, "moves", tables, "--position", fen, "--json"], capture_output=True, text=True)
     if run.returncode != 0:
         return None, run.stderr.strip()
-    moves = set()
-    for m in json.loads(run.stdout):
-        promotion = (m["promotion"] or "").lower()
-        moves.add(m["from"] + m["to"] + promotion)
-    return moves, None
+    return {m["uci"] for m in json.loads(run.stdout)}, None
 
 
 def square(s):
