@@ -41,6 +41,8 @@ PAIRS = [
     ("examples/fairy/chess960.orbis", "fischerandom", [], True),
     ("examples/fairy/crazyhouse.orbis", "crazyhouse", [], False),
     ("examples/fairy/shogi.orbis", "shogi", [], False),
+    ("examples/fairy/loop.orbis", "loop", [], False),
+    ("examples/fairy/chessgi.orbis", "chessgi", [], False),
 ]
 
 

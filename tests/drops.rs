@@ -31,6 +31,14 @@ fn crazyhouse_hands_match_reference() {
     agree(CRAZYHOUSE, "r3k2r/1Q~6/8/8/8/8/6q~1/R3K2R[Pp] w KQkq - 0 1", 2);
 }
 
+/// Loop chess and Chessgi (promoted pieces stay promoted in the hand; Chessgi's pawns may be
+/// dropped on their first rank): the published positions.
+#[test]
+fn loop_and_chessgi_match_reference() {
+    agree("examples/fairy/loop.orbis", "5R2/2p1Nb2/2B4k/6p1/8/P3PP2/1PPqR3/3R1BKn[QBNPPPPrrrnppp] b - - 1 1", 2);
+    agree("examples/fairy/chessgi.orbis", "5Rp1/2p1Nb2/2B4k/6p1/8/P3PP2/1PPqR3/3R1BKn[QBNPPPPrrrnpp] b - - 1 48", 2);
+}
+
 /// Shogi from the positions of tests/perft/fairy.txt with pieces in hand and promoted pieces.
 #[test]
 fn shogi_hands_match_reference() {
