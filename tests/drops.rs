@@ -164,3 +164,26 @@ fn drops_on_the_cube() {
         assert_eq!(engine.perft(Some(&text), d).unwrap(), perft(&v, &p, d), "cube with drops, perft({d}) from {text}");
     }
 }
+
+/// The engine finds a mate by a drop, and in Shogi does not look for one with a pawn (a pawn drop
+/// that mates is no move): `search` and `play` over hands.
+#[test]
+fn engine_drops_to_mate() {
+    use orbis_runtime::search::{Score, SearchLimits};
+    let limits = SearchLimits { depth: Some(2), ..SearchLimits::default() };
+    let engine = common::engine(CRAZYHOUSE);
+    // Back rank: the rook from the hand mates on the eighth rank.
+    let fen = "6k1/5ppp/8/8/8/8/8/6K1[R] w - - 0 1";
+    let report = engine.search(Some(fen), &[], limits).unwrap();
+    assert_eq!(report.score, Score::Mate(1), "{:?}", report.pv);
+    let best = report.best.unwrap();
+    assert_eq!((best.kind, best.uci.as_str()), ("drop", best.notation.as_str()));
+    let (_, status) = engine.play_status(Some(fen), &[best.notation.as_str()]).unwrap();
+    assert!(status.starts_with("checkmate"), "{status}");
+    // Shogi: only the lance may mate from the hand on a8; the engine drops it, not the pawn.
+    let engine = common::engine(SHOGI);
+    let fen = "k8/2S6/1G7/9/4P4/9/9/9/4K4[PLp] w 0 1";
+    let report = engine.search(Some(fen), &[], limits).unwrap();
+    assert_eq!(report.score, Score::Mate(1), "{:?}", report.pv);
+    assert_eq!(report.best.unwrap().notation, "L@a8");
+}

@@ -261,14 +261,14 @@ impl<B: CellSet> Game<B> {
 }
 
 /// A FEN board field split into the board and the hand: `BOARD[HAND]`, or the hand as one rank
-/// more than the board has (`.../Qn`, Fairy-Stockfish's other form).
-pub(crate) fn split_fen_hand(field: &str, height: usize) -> (&str, Option<&str>) {
+/// more than the board has (`.../Qn`, Fairy-Stockfish's other form; only in games with `hands`).
+pub(crate) fn split_fen_hand(field: &str, height: usize, hands: bool) -> (&str, Option<&str>) {
     if let Some(open) = field.find('[') {
         if let Some(body) = field[open + 1..].strip_suffix(']') {
             return (&field[..open], Some(body));
         }
     }
-    if field.split('/').count() == height + 1 {
+    if hands && field.split('/').count() == height + 1 {
         if let Some(cut) = field.rfind('/') {
             return (&field[..cut], Some(&field[cut + 1..]));
         }

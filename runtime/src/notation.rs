@@ -107,7 +107,7 @@ impl<B: CellSet> Position<B> {
             return err(format!("FEN has {} fields, expected 4 to 6", fields.len()));
         }
         let (w, h) = (grid.width as usize, grid.height as usize);
-        let (board, hand) = crate::drops::split_fen_hand(fields[0], h);
+        let (board, hand) = crate::drops::split_fen_hand(fields[0], h, game.hands.is_some());
         let rows: Vec<&str> = board.split('/').collect();
         if rows.len() != h {
             return err(format!("FEN has {} ranks, the board has {}", rows.len(), h));
