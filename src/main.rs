@@ -442,7 +442,7 @@ fn run(cli: Cli) -> Result<(), Failed> {
                     .iter()
                     .map(|m| {
                         json!({ "from": m.from, "to": m.to, "promotion": m.promotion.map(String::from),
-                                "notation": m.notation, "kind": m.kind })
+                                "notation": m.notation, "uci": m.uci, "kind": m.kind })
                     })
                     .collect();
                 println!("{}", serde_json::Value::Array(list));

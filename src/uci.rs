@@ -1,19 +1,16 @@
 //! `orbis uci`: the Universal Chess Interface over standard input and output, for variants on grid
 //! boards with two sides, so that match runners and GUIs can drive the engine. Moves are in the
-//! coordinate form (`e2e4`, `e7e8q`, castling as the king's move `e1g1`), positions `startpos` or
-//! FEN. The search runs on its own thread, so `stop` ends it early with the best move so far.
+//! coordinate form (`e2e4`, `e7e8q`, castling as the king's move `e1g1`, drops `P@e4`, Shogi's
+//! promotions `c7c8+`), positions `startpos` or FEN. The search runs on its own thread, so `stop` ends it early with the best move so far.
 
 use orbis_runtime::{Engine, MoveInfo, SearchLimits};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-/// A move in UCI's coordinate form.
+/// A move in UCI's coordinate form (Fairy-Stockfish's for drops and promoted pieces).
 fn uci_move(m: &MoveInfo) -> String {
-    match m.promotion {
-        Some(p) => format!("{}{}{}", m.from, m.to, p.to_ascii_lowercase()),
-        None => format!("{}{}", m.from, m.to),
-    }
+    m.uci.clone()
 }
 
 /// The position after `position ...`: its text, or why it was refused.

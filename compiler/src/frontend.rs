@@ -11,6 +11,7 @@ use std::collections::{HashMap, HashSet};
 mod betza;
 mod board;
 mod cells;
+mod drops;
 mod setups;
 
 pub use setups::{mix, SetupChoice, MAX_ARRANGEMENTS};
@@ -294,6 +295,7 @@ impl Frontend {
         let mut pending_on = Vec::new();
         let mut model_pieces = self.pieces(&pieces, &board, &directions, &mut forward_uses, &mut pending_on);
         self.piece_geometries(&board, &pieces, &mut model_pieces);
+        self.piece_hand_forms(&pieces, &mut model_pieces);
         if pieces.is_empty() {
             let label = self.primary(file.variant_span, "this variant declares no piece");
             self.error("no pieces", vec![label], vec!["help: add e.g. `piece King K royal { step all }`".into()]);
@@ -322,6 +324,7 @@ impl Frontend {
             }
             self.check_extinction(&rules.extinction, &model_pieces, &model_sides, block);
         }
+        self.check_drops(&sides, &model_pieces, &model_sides, &rules, rules_blocks.first().copied());
 
         let colored = model_sides.len().saturating_mul(model_pieces.len());
         if colored > MAX_COLORED_KINDS {
@@ -384,6 +387,8 @@ impl Frontend {
                     cannot_check: carrier.cannot_check || crown.cannot_check,
                     crowns: Vec::new(),
                     crowned: Some((c, k)),
+                    captured_as: None,
+                    fen: None,
                     rules: carrier.rules.clone(),
                     geometry: carrier.geometry.clone(),
                 };

@@ -568,6 +568,8 @@ pub fn lower(v: &Variant) -> Tables {
                 cannot_check: p.cannot_check,
                 crowns: p.crowns.iter().map(|&c| c as u8).collect(),
                 crowned: p.crowned.map(|(c, k)| (c as u8, k as u8)),
+                captured_as: p.captured_as.map(|c| c as u8),
+                fen: p.fen.clone().unwrap_or_default(),
             })
             .collect(),
         sides: v
@@ -588,6 +590,17 @@ pub fn lower(v: &Variant) -> Tables {
                         zone: p.zone.iter().map(|&c| c as u16).collect(),
                         captured: p.captured,
                         optional: p.optional,
+                        from_or_to: p.from_or_to,
+                    })
+                    .collect(),
+                drops: s
+                    .drops
+                    .iter()
+                    .map(|d| tables::DropInfo {
+                        kind: d.piece as u8,
+                        forbidden: d.forbidden.iter().map(|&c| c as u16).collect(),
+                        one_per_file: d.one_per_file,
+                        no_mate: d.no_mate,
                     })
                     .collect(),
                 castles: s
@@ -610,6 +623,7 @@ pub fn lower(v: &Variant) -> Tables {
             })
             .collect(),
         rules: RulesInfo {
+            drops: v.rules.drops,
             stalemate: match v.rules.stalemate {
                 crate::model::Outcome::Draw => tables::Outcome::Draw,
                 crate::model::Outcome::Win => tables::Outcome::Win,

@@ -195,6 +195,11 @@ pub struct Piece {
     /// For a piece the frontend derives, one per carrier and crown: `(carrier, crown)`. It moves
     /// as the carrier and is royal as the crown is.
     pub crowned: Option<(PieceId, PieceId)>,
+    /// `captured-as`: the kind a capture puts in the capturer's hand under `rules { drops }`
+    /// (`None`: the piece's own kind).
+    pub captured_as: Option<PieceId>,
+    /// `fen "+P"`: the piece's FEN token when it is not its symbol.
+    pub fen: Option<String>,
     pub rules: Vec<MoveRule>,
     /// The piece's own step function, when some seams apply to it alone (`seam ... for PIECE`).
     pub geometry: Option<OwnGeometry>,
@@ -305,6 +310,8 @@ pub struct Side {
     /// `hand`: pieces off the board at the start (pieces that `crowns` others).
     pub hand: Vec<PieceId>,
     pub promotions: Vec<Promotion>,
+    /// `drop`: the limits on dropping pieces from the hand, one per kind named.
+    pub drops: Vec<DropRule>,
     pub castles: Vec<Castle>,
     /// `reach`: the side wins when a piece of the kind stands on one of the cells.
     pub reach: Vec<(PieceId, Vec<CellId>)>,
@@ -326,6 +333,20 @@ pub struct Promotion {
     pub captured: bool,
     /// The piece may also enter the zone without promoting (`optional`).
     pub optional: bool,
+    /// A move that starts in the zone may promote too (`from-or-to`; always optional).
+    pub from_or_to: bool,
+}
+
+/// Where a side may not drop a kind from its hand, and the kind's other limits (`drop`).
+#[derive(Debug, Clone, Default)]
+pub struct DropRule {
+    pub piece: PieceId,
+    /// The cells of its `not on` zones.
+    pub forbidden: Vec<CellId>,
+    /// Not on a file (grid column) that holds a piece of this side and kind (`one-per-file`).
+    pub one_per_file: bool,
+    /// A drop of it may not checkmate (`no-mate`).
+    pub no_mate: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -372,6 +393,8 @@ pub struct Rules {
     pub check_limit: u8,
     /// `extinction`: a side left without a piece of one of these kinds loses.
     pub extinction: Vec<PieceId>,
+    /// `drops`: a captured piece changes side and goes to the capturer's hand.
+    pub drops: bool,
 }
 
 impl Default for Rules {
@@ -388,6 +411,7 @@ impl Default for Rules {
             royal_path_unattacked: false,
             check_limit: 0,
             extinction: Vec::new(),
+            drops: false,
         }
     }
 }

@@ -318,6 +318,10 @@ pub struct Piece {
     pub cannot_check: Option<Span>,
     /// `crowns KINDS`: the piece enters from the hand onto an own piece of these kinds.
     pub crowns: Vec<Crowns>,
+    /// `captured-as PIECE`: the kind a capture under `rules { drops }` puts in the hand.
+    pub captured_as: Option<Name>,
+    /// `fen "+P"`: the piece's FEN token (the string's text, spanned).
+    pub fen: Option<Name>,
     pub rules: Vec<Rule>,
 }
 
@@ -499,6 +503,8 @@ pub enum SideStmt {
         symbols: Vec<Name>,
     },
     Promote(Promote),
+    /// `drop PIECES not on ZONE ... [one-per-file] [no-mate]`: limits on dropping from the hand.
+    Drop(DropRule),
     Castle(Castle),
     /// `team NAME`.
     Team { span: Span, name: Name },
@@ -565,6 +571,19 @@ pub struct SetupGroup {
     pub cells: Vec<Name>,
 }
 
+/// `drop P L not on rank 9 one-per-file no-mate`.
+#[derive(Debug, Clone)]
+pub struct DropRule {
+    pub span: Span,
+    pub pieces: Vec<Name>,
+    /// The zones of every `not on ZONE`.
+    pub not_on: Vec<Zone>,
+    /// `one-per-file`: not on a file that holds a piece of the side of this kind.
+    pub one_per_file: Option<Span>,
+    /// `no-mate`: a drop of it may not checkmate.
+    pub no_mate: Option<Span>,
+}
+
 #[derive(Debug, Clone)]
 pub struct Promote {
     pub span: Span,
@@ -575,6 +594,8 @@ pub struct Promote {
     pub captured: bool,
     /// `... optional`: the piece may also move into the zone without promoting.
     pub optional: bool,
+    /// `... from-or-to`: a move that starts in the zone may promote too.
+    pub from_or_to: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -695,6 +716,8 @@ pub enum SettingKind {
     CheckLimit(Int),
     /// `extinction ...`: the pieces (names or symbols) in `Rules::extinction`.
     Extinction,
+    /// `drops`: captured pieces go to the capturer's hand.
+    Drops,
 }
 
 /// `game-end`: what a side with no legal move means while three or more teams are in the game.
@@ -725,6 +748,7 @@ impl SettingKind {
             SettingKind::Setup(_) => "setup",
             SettingKind::CheckLimit(_) => "check-limit",
             SettingKind::Extinction => "extinction",
+            SettingKind::Drops => "drops",
         }
     }
 }

@@ -136,6 +136,12 @@ fn is_keyword(rule: Rule) -> bool {
     is_punctuation(rule) || matches!(
         rule,
         Rule::kw_variant
+            | Rule::kw_captured_as
+            | Rule::kw_drop
+            | Rule::kw_drops
+            | Rule::kw_from_or_to
+            | Rule::kw_one_per_file
+            | Rule::kw_no_mate
             | Rule::kw_arrange
             | Rule::kw_reach
             | Rule::kw_captured
@@ -603,6 +609,7 @@ fn build_piece(pair: Pair<Rule>) -> Result<Piece, SyntaxError> {
     let mut cannot_check = None;
     let mut crowns = Vec::new();
     let mut rules = Vec::new();
+    let (mut captured_as, mut fen) = (None, None);
     for child in c.rest() {
         let child_span = span_of(&child);
         match child.as_rule() {
@@ -614,6 +621,8 @@ fn build_piece(pair: Pair<Rule>) -> Result<Piece, SyntaxError> {
                 carriers: Children::of(child).rest().map(|p| name_of(&p)).collect(),
             }),
             Rule::piece_rule => rules.push(build_rule(child)?),
+            Rule::captured_as => captured_as = Some(Children::of(child).name()?),
+            Rule::piece_fen => fen = Some(name_of(&Children::of(Children::of(child).next()?).next()?)),
             _ => return Err(internal(child_span)),
         }
     }
@@ -625,6 +634,8 @@ fn build_piece(pair: Pair<Rule>) -> Result<Piece, SyntaxError> {
         resets_clock,
         cannot_check,
         crowns,
+        captured_as,
+        fen,
         rules,
     })
 }
@@ -902,17 +913,31 @@ fn build_side(pair: Pair<Rule>) -> Result<Side, SyntaxError> {
                 let piece = pc.name()?;
                 let mut choices = Vec::new();
                 let mut zone = None;
-                let (mut captured, mut optional) = (false, false);
+                let (mut captured, mut optional, mut from_or_to) = (false, false, false);
                 for p in pc.rest() {
                     match p.as_rule() {
                         Rule::ident => choices.push(name_of(&p)),
                         Rule::captured => captured = true,
                         Rule::optional => optional = true,
+                        Rule::from_or_to => from_or_to = true,
                         _ => zone = Some(build_zone(p)?),
                     }
                 }
                 let zone = zone.ok_or_else(|| internal(sspan))?;
-                SideStmt::Promote(Promote { span: sspan, piece, choices, zone, captured, optional })
+                SideStmt::Promote(Promote { span: sspan, piece, choices, zone, captured, optional, from_or_to })
+            }
+            Rule::drop_rule => {
+                let mut rule = DropRule { span: sspan, pieces: Vec::new(), not_on: Vec::new(), one_per_file: None, no_mate: None };
+                for p in Children::of(stmt).rest() {
+                    match p.as_rule() {
+                        Rule::ident => rule.pieces.push(name_of(&p)),
+                        Rule::drop_not_on => rule.not_on.push(build_zone(Children::of(p).next()?)?),
+                        Rule::one_per_file => rule.one_per_file = Some(span_of(&p)),
+                        Rule::no_mate => rule.no_mate = Some(span_of(&p)),
+                        _ => return Err(internal(span_of(&p))),
+                    }
+                }
+                SideStmt::Drop(rule)
             }
             Rule::castle => {
                 let mut cc = Children::of(stmt);
@@ -1059,6 +1084,10 @@ fn build_rules(pair: Pair<Rule>) -> Result<Rules, SyntaxError> {
     for s in Children::of(pair).rest() {
         let sspan = span_of(&s);
         let rule = s.as_rule();
+        if rule == Rule::drops {
+            settings.push(Setting { span: sspan, kind: SettingKind::Drops });
+            continue;
+        }
         if rule == Rule::extinction {
             extinction.extend(Children::of(s).rest().map(|p| name_of(&p)));
             settings.push(Setting { span: sspan, kind: SettingKind::Extinction });

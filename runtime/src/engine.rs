@@ -124,6 +124,9 @@ pub struct MoveInfo {
     pub to: String,
     pub promotion: Option<char>,
     pub notation: String,
+    /// UCI's (and Fairy-Stockfish's) form: `e2e4`, `e7e8q`, `c7c8+` (a promotion to a `+X`
+    /// kind), `P@e4` (a drop); castling as the king's move.
+    pub uci: String,
     pub kind: &'static str,
 }
 
@@ -334,6 +337,17 @@ pub(crate) fn info<B: CellSet>(g: &Game<B>, pos: &Position<B>, m: Move) -> MoveI
         to: g.cell_name(m.to).to_string(),
         promotion: (m.promotion != NO_PROMOTION).then(|| g.symbol(m.promotion as usize)),
         notation: pos.notation(g, m),
+        uci: match m.kind {
+            MoveKind::Drop => format!("{}@{}", g.symbol(m.aux as usize), g.cell_name(m.to)),
+            MoveKind::Castle => {
+                let c = &g.castles[pos.to_move][m.aux as usize];
+                format!("{}{}", g.cell_name(c.king_from), g.cell_name(c.king_to))
+            }
+            _ => {
+                let promotion = if m.promotion != NO_PROMOTION { g.uci_promotion(m.promotion as usize) } else { String::new() };
+                format!("{}{}{promotion}", g.cell_name(m.from), g.cell_name(m.to))
+            }
+        },
         kind: match m.kind {
             MoveKind::Normal => "normal",
             MoveKind::EnPassantTarget => "en-passant-target",
@@ -341,6 +355,7 @@ pub(crate) fn info<B: CellSet>(g: &Game<B>, pos: &Position<B>, m: Move) -> MoveI
             MoveKind::Castle => "castle",
             MoveKind::Stationary => "stationary",
             MoveKind::Crown => "crown",
+            MoveKind::Drop => "drop",
         },
     }
 }

@@ -11,7 +11,7 @@
 use std::fmt;
 
 use crate::tables::{
-    Attack, CastleInfo, Eliminated, GameEnd, GridInfo, KindInfo, Layout, LayoutCell, LayoutLabel, LayoutView, Outcome, PromotionInfo, Ray,
+    Attack, CastleInfo, DropInfo, Eliminated, GameEnd, GridInfo, KindInfo, Layout, LayoutCell, LayoutLabel, LayoutView, Outcome, PromotionInfo, Ray,
     RulesInfo, SideInfo, Tables, Winder, Hopper,
 };
 
@@ -19,8 +19,9 @@ use crate::tables::{
 pub const MAGIC: [u8; 4] = *b"ORBT";
 /// The layout this build writes. Any layout change bumps it.
 pub const FORMAT_VERSION: u16 = 10;
-/// The oldest version this build still reads: version 9 is version 10 without the hoppers section
-/// (no hops, no `takes`, no counting move), version 7 is version 8 without the winders section
+/// The oldest version this build still reads: version 9 is version 10 without the hoppers and
+/// hands sections (no hops, `takes`, counting move, drops, `captured-as`, FEN tokens or
+/// promotions counting the start cell), version 7 is version 8 without the winders section
 /// (no winding rules), version 6 is version 7 without the stacks section
 /// (no stacks, crowning, hands or pieces that give no check), version 5 is version 6 without the sides' teams
 /// (each side its own team) and the `game-end` and `eliminated` rules (read as their defaults),
@@ -310,6 +311,29 @@ impl Tables {
                 w.u16s(cells);
             }
         }
+        // Version 10: the hands section (drops, `captured-as`, FEN tokens, `from-or-to`).
+        w.u8(self.rules.drops as u8);
+        for k in &self.kinds {
+            match k.captured_as {
+                Some(c) => {
+                    w.u8(1);
+                    w.u8(c);
+                }
+                None => w.u8(0),
+            }
+            w.str(&k.fen);
+        }
+        for s in &self.sides {
+            for p in &s.promotions {
+                w.u8(p.from_or_to as u8);
+            }
+            w.count(s.drops.len());
+            for d in &s.drops {
+                w.u8(d.kind);
+                w.u16s(&d.forbidden);
+                w.u8(d.one_per_file as u8 | (d.no_mate as u8) << 1);
+            }
+        }
 
         let payload = w.0;
         let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
@@ -567,6 +591,8 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
             cannot_check: false,
             crowns: Vec::new(),
             crowned: None,
+            captured_as: None,
+            fen: String::new(),
         });
     }
 
@@ -606,6 +632,7 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
             atop: Vec::new(),
             hand: Vec::new(),
             promotions,
+            drops: Vec::new(),
             castles,
             reach: Vec::new(),
         });
@@ -787,11 +814,46 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
         }
     }
 
+    // Version 10 adds the hands section.
+    if version >= 10 {
+        r.section = "hands";
+        rules.drops = match r.u8()? {
+            b @ 0..=1 => b == 1,
+            b => return Err(invalid("drops rule", format!("byte is {b}; it must be 0 or 1"))),
+        };
+        for (k, kind) in kinds.iter_mut().enumerate() {
+            kind.captured_as = match r.u8()? {
+                0 => None,
+                1 => Some(r.u8()?),
+                b => return Err(invalid("captured-as tag", format!("byte is {b}; it must be 0 or 1"))),
+            };
+            kind.fen = r.str(&|| format!("kind {k} FEN token"))?;
+        }
+        for side in sides.iter_mut() {
+            for p in side.promotions.iter_mut() {
+                p.from_or_to = match r.u8()? {
+                    b @ 0..=1 => b == 1,
+                    b => return Err(invalid("promotion from-or-to", format!("byte is {b}; it must be 0 or 1"))),
+                };
+            }
+            let n = r.count(7)?;
+            for _ in 0..n {
+                let kind = r.u8()?;
+                let forbidden = r.u16s()?;
+                let flags = r.u8()?;
+                if flags > 3 {
+                    return Err(invalid("drop flags", format!("byte is {flags}; it must be 0 to 3")));
+                }
+                side.drops.push(DropInfo { kind, forbidden, one_per_file: flags & 1 != 0, no_mate: flags & 2 != 0 });
+            }
+        }
+    }
+
     let extra = r.bytes.len() - r.pos;
     if extra != 0 {
         return Err(FormatError::TrailingBytes {
             after: match version {
-                10.. => "hoppers section (the last of the payload)",
+                10.. => "hands section (the last of the payload)",
                 9 => "goals section (the last of the payload)",
                 8 => "winders section (the last of the payload)",
                 7 => "stacks section (the last of the payload)",

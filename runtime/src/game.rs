@@ -120,6 +120,8 @@ pub struct Promotion<B> {
     /// Per choice: how many the side may have on the board before promoting to it (`captured`:
     /// as many as it set up), `u32::MAX` without a limit.
     pub limit: Vec<u32>,
+    /// Cells a move starting on may promote, optionally (`from-or-to` zones).
+    pub from: B,
 }
 
 #[derive(Clone, Debug)]
@@ -198,6 +200,8 @@ pub struct Game<B> {
     /// Whether positions can hold stacks or pieces in the hand (`atop`, `hand`): only then do
     /// royal sets look beneath the top pieces and legality take the slow paths for stacks.
     pub stacks: bool,
+    /// Pieces in hand that are dropped (`rules { drops }`, or a side starting with one).
+    pub hands: Option<crate::drops::Hands<B>>,
     /// Per colored kind: it never attacks a royal piece (`cannot-check`).
     pub no_check: Vec<bool>,
     pub any_no_check: bool,
@@ -387,7 +391,10 @@ impl<B: CellSet> Game<B> {
             for p in &side.promotions {
                 let zone = B::from_cells(p.zone.iter().map(|&c| c as usize));
                 let slot: &mut Option<Promotion<B>> = &mut promotion[s * kinds + p.kind as usize];
-                let merged = slot.get_or_insert_with(|| Promotion { zone: B::default(), choices: p.choices.clone(), optional: B::default(), limit: Vec::new() });
+                let merged = slot.get_or_insert_with(|| Promotion { zone: B::default(), choices: p.choices.clone(), optional: B::default(), limit: Vec::new(), from: B::default() });
+                if p.from_or_to {
+                    merged.from = merged.from.or(zone);
+                }
                 let compulsory = merged.zone.and_not(merged.optional);
                 merged.zone = merged.zone.or(zone);
                 merged.optional = if p.optional { merged.optional.or(zone.and_not(compulsory)) } else { merged.optional.and_not(zone) };
@@ -472,8 +479,9 @@ impl<B: CellSet> Game<B> {
         let stacks = tables
             .sides
             .iter()
-            .any(|s| !s.atop.is_empty() || !s.hand.is_empty());
-        if stacks {
+            .any(|s| !s.atop.is_empty() || s.hand.iter().any(|&k| !tables.kinds[k as usize].crowns.is_empty()));
+        let hands = crate::drops::Hands::new(&tables, B::from_cells(tables.transit.iter().map(|&c| c as usize)));
+        if stacks || hands.is_some() {
             zobrist.under = keys(sides * kinds * cells, &mut seed);
             zobrist.hand = keys(sides * kinds, &mut seed);
         } else {
@@ -575,6 +583,7 @@ impl<B: CellSet> Game<B> {
             winding,
             wind_cks,
             stacks,
+            hands,
             no_check,
             any_no_check,
             crowned,

@@ -8,6 +8,7 @@
 //! shows a game as a player sees it.
 
 pub mod bits;
+pub mod drops;
 pub mod engine;
 pub mod eval;
 pub mod format;

@@ -367,14 +367,16 @@ impl<B: CellSet> Position<B> {
     fn push(&self, game: &Game<B>, ck: usize, from: usize, to: usize, kind: MoveKind, aux: u32, out: &mut Vec<Move>) {
         let mv = Move { from: from as u16, to: to as u16, kind, promotion: NO_PROMOTION, aux };
         match &game.promotion[ck] {
-            Some(p) if p.zone.has(to) => {
+            Some(p) if p.zone.has(to) || p.from.has(from) => {
                 let side = ck / game.kinds;
                 for (&choice, &limit) in p.choices.iter().zip(&p.limit) {
                     if self.choice_open(game, side, choice, limit) {
                         out.push(Move { promotion: choice, ..mv });
                     }
                 }
-                if p.optional.has(to) {
+                // Staying as it is: on the zone's optional cells, and off the zone (a move that
+                // promotes only because it starts in a `from-or-to` zone).
+                if p.optional.has(to) || !p.zone.has(to) {
                     out.push(mv);
                 }
             }
@@ -653,8 +655,12 @@ impl<B: CellSet> Position<B> {
         }
         // Crowning moves (and moves off stacks) are judged by playing them.
         self.pseudo_moves(game, out);
-        if let Some(l) = self.legality(game) {
-            self.keep_legal(game, &l, out, start);
+        let l = self.legality(game);
+        if let Some(l) = &l {
+            self.keep_legal(game, l, out, start);
+        }
+        if let Some(h) = &game.hands {
+            self.drops(game, h, l.as_ref().map(|l| (l.in_check, l.stops)), Some(out));
         }
     }
 
@@ -709,14 +715,15 @@ impl<B: CellSet> Position<B> {
                         }
                         let t = stops.map_or(t, |s| t.and(s));
                         n += t.count() as u64;
-                        if let Some(p) = promotion.filter(|p| p.zone.intersects(t)) {
-                            // As `push`: a move into the zone is one move per choice still open
-                            // (`captured` choices while the side has lost one), plus the move
-                            // without promotion on the zone's optional cells.
+                        if let Some(p) = promotion.filter(|p| p.zone.intersects(t) || p.from.has(from)) {
+                            // As `push`: a move into the zone (or out of a `from-or-to` zone) is
+                            // one move per choice still open (`captured` choices while the side
+                            // has lost one), plus the move without promotion on the zone's
+                            // optional cells and off the zone.
                             let side = ck / game.kinds;
                             let open = p.choices.iter().zip(&p.limit).filter(|&(&c, &limit)| self.choice_open(game, side, c, limit)).count() as u64;
-                            let promoting = t.and(p.zone);
-                            let optional = promoting.and(p.optional).count() as u64;
+                            let promoting = if p.from.has(from) { t } else { t.and(p.zone) };
+                            let optional = promoting.and_not(p.zone.and_not(p.optional)).count() as u64;
                             n = n - promoting.count() as u64 + promoting.count() as u64 * open + optional;
                         }
                     }
@@ -738,6 +745,9 @@ impl<B: CellSet> Position<B> {
         self.castling_moves(game, unattacked, scratch);
         if let Some(l) = &l {
             self.keep_legal(game, l, scratch, 0);
+        }
+        if let Some(h) = &game.hands {
+            n += self.drops(game, h, l.as_ref().map(|l| (l.in_check, l.stops)), None);
         }
         n + scratch.len() as u64
     }

@@ -99,11 +99,16 @@ impl<B: CellSet> Position<B> {
                 }
             }
         }
+        // Fairy-Stockfish writes Shogi's start without castling and en-passant fields (`w 0 1`).
+        if fields.len() >= 3 && fields[2].bytes().all(|b| b.is_ascii_digit()) {
+            fields.splice(2..2, ["-", "-"]);
+        }
         if fields.len() < 4 || fields.len() > 6 {
             return err(format!("FEN has {} fields, expected 4 to 6", fields.len()));
         }
         let (w, h) = (grid.width as usize, grid.height as usize);
-        let rows: Vec<&str> = fields[0].split('/').collect();
+        let (board, hand) = crate::drops::split_fen_hand(fields[0], h, game.hands.is_some());
+        let rows: Vec<&str> = board.split('/').collect();
         if rows.len() != h {
             return err(format!("FEN has {} ranks, the board has {}", rows.len(), h));
         }
@@ -125,7 +130,7 @@ impl<B: CellSet> Position<B> {
                     x += n;
                     continue;
                 }
-                let Some(kind) = Self::kind_by_symbol(game, ch) else {
+                let Some((side, kind)) = game.read_fen_piece(ch, &mut chars) else {
                     return err(format!("unknown piece letter '{ch}' in FEN rank {}", grid.ranks[y]));
                 };
                 if x >= w {
@@ -143,7 +148,6 @@ impl<B: CellSet> Position<B> {
                         game.cell_names(cell).join(", ")
                     ));
                 }
-                let side = if ch.is_ascii_uppercase() { 0 } else { 1 };
                 pos.put(game, cell as usize, side * game.kinds + kind);
                 x += 1;
             }
@@ -157,6 +161,9 @@ impl<B: CellSet> Position<B> {
             other => return err(format!("side to move '{other}' is not 'w' or 'b'")),
         };
         pos.set_to_move(game, side);
+        if let Some(hand) = hand {
+            pos.read_fen_hand(game, hand)?;
+        }
         pos.mark_setup_virgins(game);
         if fields[2] != "-" {
             for ch in fields[2].chars() {
@@ -298,8 +305,8 @@ impl<B: CellSet> Position<B> {
                     empty = 0;
                 }
                 let ck = code as usize - 1;
-                let sym = game.symbol(ck % game.kinds);
-                out.push(if ck / game.kinds == 0 { sym } else { sym.to_ascii_lowercase() });
+                let token = game.fen_token(ck % game.kinds);
+                out += &if ck / game.kinds == 0 { token } else { token.to_ascii_lowercase() };
             }
             if empty > 0 {
                 out += &empty.to_string();
@@ -307,6 +314,9 @@ impl<B: CellSet> Position<B> {
             if y > 0 {
                 out.push('/');
             }
+        }
+        if game.hands.is_some() {
+            out += &self.fen_hand(game);
         }
         out += if self.to_move == 0 { " w " } else { " b " };
         let rights = self.castling_rights(game);
@@ -428,13 +438,10 @@ impl<B: CellSet> Position<B> {
                             return err(format!("hand: '{side}' is not a side"));
                         };
                         for sym in symbols.chars() {
-                            let Some(k) = Self::kind_by_symbol(game, sym).filter(|&k| !game.tables.kinds[k].crowns.is_empty() && sym.is_ascii_uppercase()) else {
-                                return err(format!("hand: '{sym}' is not a piece that can be held (one that crowns others)"));
+                            let Some(k) = Self::kind_by_symbol(game, sym).filter(|&k| game.holdable(k) && sym.is_ascii_uppercase()) else {
+                                return err(format!("hand: '{sym}' is not a piece that can be held (one that crowns others, or in a game with drops one neither royal nor promoted)"));
                             };
-                            if pos.hand[s * game.kinds + k] >= game.tables.sides[s].hand.iter().filter(|&&h| h as usize == k).count() as u8 {
-                                return err(format!("hand: {side} holds more {} than it starts with", game.tables.kinds[k].name));
-                            }
-                            pos.add_to_hand(game, s * game.kinds + k, 1);
+                            pos.hold(game, s, k)?;
                         }
                     }
                 }
@@ -690,6 +697,9 @@ impl<B: CellSet> Position<B> {
         if mv.kind == MoveKind::Castle {
             return game.tables.sides[self.to_move].castles[mv.aux as usize].name.clone();
         }
+        if mv.kind == MoveKind::Drop {
+            return format!("{}@{}", game.symbol(mv.aux as usize), game.cell_name(mv.to));
+        }
         if mv.kind == MoveKind::Crown {
             // `K@Rz2`: the crown onto the Rook on z2 (the hidden one when the stack's top is no carrier).
             let cell = mv.to as usize;
@@ -777,6 +787,9 @@ impl<B: CellSet> Position<B> {
             return "there are no legal moves (the game is over)".into();
         }
         let starts_from = |mv: Move| {
+            if mv.kind == MoveKind::Drop {
+                return want.contains('@');
+            }
             let symbol = game.symbol((self.board[mv.from as usize] as usize - 1) % game.kinds);
             let rest = want.strip_prefix(symbol).unwrap_or(want);
             mv.kind != MoveKind::Castle && game.cell_names(mv.from).iter().any(|name| rest.starts_with(name))
@@ -817,6 +830,12 @@ impl<B: CellSet> Position<B> {
         if mv.kind == MoveKind::Castle {
             return vec![notation];
         }
+        if mv.kind == MoveKind::Drop {
+            let symbol = game.symbol(mv.aux as usize);
+            let mut out = vec![notation];
+            out.extend(game.cell_names(mv.to).iter().map(|name| format!("{symbol}@{name}")));
+            return out;
+        }
         if mv.kind == MoveKind::Crown {
             let crown = game.symbol((mv.aux & 0xff) as usize);
             let mut out = vec![notation];
@@ -854,6 +873,8 @@ impl<B: CellSet> Position<B> {
                 // UCI's coordinates, the promotion as a lower-case letter (`e7e8q`).
                 if !promotion.is_empty() {
                     out.push(format!("{from}{to}{}", promotion[1..].to_lowercase()));
+                    // Fairy-Stockfish's letter: `+` for Shogi's promoted pieces, `q` for `Q~`.
+                    out.push(format!("{from}{to}{}", game.uci_promotion(mv.promotion as usize)));
                 }
             }
         }

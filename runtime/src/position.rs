@@ -22,6 +22,8 @@ pub enum MoveKind {
     /// A piece from the hand crowns the piece on `to`; `aux` is the crown's kind, plus
     /// [`CROWN_HIDDEN`] when it crowns the hidden piece of a stack.
     Crown,
+    /// A piece from the hand onto the empty cell `to` (`from` is `to`); `aux` is its kind.
+    Drop,
 }
 
 /// In a crowning move's `aux`: the crowned piece is the hidden one of the stack.
@@ -615,6 +617,18 @@ impl<B: CellSet> Position<B> {
         let mut reset = false;
         match mv.kind {
             MoveKind::Stationary => {}
+            MoveKind::Drop => {
+                let ck = us * game.kinds + mv.aux as usize;
+                self.add_to_hand(game, ck, -1);
+                self.put(game, to, ck);
+                undo.moved = ck as u8 + 1;
+                // On a cell where the side's setup has the kind, it counts as unmoved (as FEN
+                // reads it): a pawn dropped on its second rank may step twice.
+                if game.hands.as_ref().is_some_and(|h| h.virgin[ck].has(to)) && !self.virgin.has(to) {
+                    self.virgin.insert(to);
+                    self.hash ^= game.zobrist.virgin[to];
+                }
+            }
             MoveKind::Crown => {
                 let crown = us * game.kinds + (mv.aux & 0xff) as usize;
                 self.add_to_hand(game, crown, -1);
@@ -652,6 +666,9 @@ impl<B: CellSet> Position<B> {
                     }
                     self.clear_virgin(game, victim_cell);
                     reset = true;
+                    if let Some(h) = game.hands.as_ref().filter(|h| h.capture_to_hand) {
+                        self.add_to_hand(game, us * game.kinds + h.hand_kind[undo.captured as usize - 1] as usize, 1);
+                    }
                 }
                 let code = self.take(game, from);
                 if game.stacks && self.stacked.has(from) {
@@ -723,6 +740,10 @@ impl<B: CellSet> Position<B> {
         }
         match mv.kind {
             MoveKind::Stationary => {}
+            MoveKind::Drop => {
+                self.lift(game, mv.to as usize);
+                self.hand[prev * game.kinds + mv.aux as usize] += 1;
+            }
             MoveKind::Crown => {
                 let to = mv.to as usize;
                 self.hand[prev * game.kinds + (mv.aux & 0xff) as usize] += 1;
@@ -750,6 +771,9 @@ impl<B: CellSet> Position<B> {
                 self.place(game, mv.from as usize, undo.moved as usize - 1);
                 if undo.captured != 0 {
                     self.place(game, undo.captured_cell as usize, undo.captured as usize - 1);
+                    if let Some(h) = game.hands.as_ref().filter(|h| h.capture_to_hand) {
+                        self.hand[prev * game.kinds + h.hand_kind[undo.captured as usize - 1] as usize] -= 1;
+                    }
                 }
                 if undo.captured_under != 0 {
                     self.under[undo.captured_cell as usize] = undo.captured_under;

@@ -127,6 +127,7 @@ fn pack(m: Move) -> u64 {
         MoveKind::Castle => 3,
         MoveKind::Stationary => 4,
         MoveKind::Crown => 5,
+        MoveKind::Drop => 6,
     };
     u64::from(m.from) | u64::from(m.to) << 16 | (u64::from(m.aux) & 0xffff) << 32 | u64::from(m.promotion) << 48 | kind << 56
 }

@@ -93,6 +93,11 @@ pub struct KindInfo {
     pub crowns: Vec<u8>,
     /// For a crowned kind: `(carrier, crown)`; it moves as the carrier.
     pub crowned: Option<(u8, u8)>,
+    /// Since version 10: the kind a capture puts in the capturer's hand under the `drops` rule
+    /// (`None`: this kind).
+    pub captured_as: Option<u8>,
+    /// Since version 10: the FEN token of a promoted form (`+P`, `Q~`); empty: the symbol.
+    pub fen: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -108,6 +113,8 @@ pub struct SideInfo {
     /// Pieces off the board at the start (since version 7): kinds that crown others.
     pub hand: Vec<u8>,
     pub promotions: Vec<PromotionInfo>,
+    /// Since version 10: limits on dropping kinds from the hand.
+    pub drops: Vec<DropInfo>,
     pub castles: Vec<CastleInfo>,
     /// Since version 9: the side wins when a piece of `kind` stands on `cell` (`reach`), as
     /// (kind, cell) pairs.
@@ -123,6 +130,19 @@ pub struct PromotionInfo {
     pub captured: bool,
     /// Since version 9: the piece may also enter the zone without promoting.
     pub optional: bool,
+    /// Since version 10: a move starting in the zone may promote too (always optionally).
+    pub from_or_to: bool,
+}
+
+/// Where a side may not drop a kind from its hand (since version 10).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct DropInfo {
+    pub kind: u8,
+    pub forbidden: Vec<u16>,
+    /// Not on a grid file holding a piece of the side of this kind (needs a grid).
+    pub one_per_file: bool,
+    /// A drop of it may not checkmate.
+    pub no_mate: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -183,6 +203,8 @@ pub struct RulesInfo {
     pub check_limit: u8,
     /// Since version 9: bit `kind`: a side left without a piece of that kind loses (`extinction`).
     pub extinction: u64,
+    /// Since version 10: a captured piece goes to the capturer's hand (`drops`).
+    pub drops: bool,
 }
 
 impl Default for RulesInfo {
@@ -199,6 +221,7 @@ impl Default for RulesInfo {
             royal_path_unattacked: false,
             check_limit: 0,
             extinction: 0,
+            drops: false,
         }
     }
 }

@@ -222,6 +222,7 @@ impl Tables {
                 check_cells(&field, cells)?;
             }
         }
+        crate::drops::validate_hands(self)?;
 
         let mut occupied = vec![false; n_cells];
         for (s, side) in self.sides.iter().enumerate() {
@@ -258,10 +259,11 @@ impl Tables {
             for &kind in &side.hand {
                 let field = || format!("side {s} ({}) hand", side.name);
                 check_kind(&field, kind)?;
-                if self.kinds[kind as usize].crowns.is_empty() {
+                let k = &self.kinds[kind as usize];
+                if k.crowns.is_empty() && (k.royal || k.crowned.is_some() || k.captured_as.is_some()) {
                     return Err(invalid(
                         field(),
-                        "a kind that crowns no piece is in the hand",
+                        "a royal, crowned or promoted kind that crowns no piece is in the hand",
                     ));
                 }
             }
@@ -281,6 +283,17 @@ impl Tables {
                 check_kind(&field, promo.kind)?;
                 promo.choices.iter().try_for_each(|&k| check_kind(&field, k))?;
                 check_cells(&field, &promo.zone)?;
+                if promo.from_or_to && !promo.optional {
+                    return Err(invalid(field(), "a promotion counting its start cell is not optional"));
+                }
+            }
+            for (d, drop) in side.drops.iter().enumerate() {
+                let field = || format!("side {s} ({}) drop {d}", side.name);
+                check_kind(&field, drop.kind)?;
+                check_cells(&field, &drop.forbidden)?;
+                if drop.one_per_file && self.grid.is_none() {
+                    return Err(invalid(field(), "one piece per file on a board without a grid"));
+                }
             }
             for (c, castle) in side.castles.iter().enumerate() {
                 let field = || format!("side {s} ({}) castle {c} ({})", side.name, castle.name);

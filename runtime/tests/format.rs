@@ -114,14 +114,17 @@ fn sample() -> Tables {
         aliases: vec![],
         kinds: vec![
             KindInfo { name: "King".into(), symbol: 'K', royal: true, resets_clock: false, ..Default::default() },
-            KindInfo { name: "Pawn".into(), symbol: 'P', royal: false, resets_clock: true, cannot_check: true, ..Default::default() },
+            // A FEN token of a promoted form (version 10).
+            KindInfo { name: "Pawn".into(), symbol: 'P', royal: false, resets_clock: true, cannot_check: true, fen: "+P".into(), ..Default::default() },
         ],
         sides: vec![
             SideInfo {
                 name: "white".into(),
                 team: "light".into(),
                 setup: vec![(cell("a1"), KING), (cell("b1"), PAWN)],
-                promotions: vec![PromotionInfo { kind: PAWN, choices: vec![KING], zone: cells("a3 b3 c3"), captured: true, optional: true }],
+                promotions: vec![PromotionInfo { kind: PAWN, choices: vec![KING], zone: cells("a3 b3 c3"), captured: true, optional: true, from_or_to: true }],
+                // Drop limits (version 10).
+                drops: vec![DropInfo { kind: PAWN, forbidden: cells("a3 b3"), one_per_file: false, no_mate: true }],
                 castles: vec![CastleInfo {
                     name: "O-O".into(),
                     king_from: cell("a1"),
@@ -171,6 +174,7 @@ fn sample() -> Tables {
             royal_path_unattacked: true,
             check_limit: 3,
             extinction: 1 << PAWN,
+            drops: true,
         },
         ray_index,
         rays,
@@ -262,24 +266,29 @@ fn truncation_inside_a_valid_payload_names_the_section() {
     bytes.pop();
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
+    assert!(matches!(err, FormatError::Truncated { section: "hands", .. }), "{err:?}");
+    let mut bytes = t.to_bytes();
+    bytes.truncate(bytes.len() - hands_len(&t) - 1);
+    reseal(&mut bytes);
+    let err = Tables::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { section: "hoppers", .. }), "{err:?}");
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - hoppers_len(&t) - 1);
+    bytes.truncate(bytes.len() - hoppers_len(&t) - hands_len(&t) - 1);
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { section: "goals", .. }), "{err:?}");
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - hoppers_len(&t) - goals_len(&t) - 1);
+    bytes.truncate(bytes.len() - hoppers_len(&t) - hands_len(&t) - goals_len(&t) - 1);
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { section: "winders", .. }), "{err:?}");
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - (winders_len(&t) + goals_len(&t) + hoppers_len(&t)) - 1);
+    bytes.truncate(bytes.len() - (winders_len(&t) + goals_len(&t) + hoppers_len(&t) + hands_len(&t)) - 1);
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { section: "stacks", .. }), "{err:?}");
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - (winders_len(&t) + goals_len(&t) + hoppers_len(&t)) - stacks_len(&t) - 1);
+    bytes.truncate(bytes.len() - (winders_len(&t) + goals_len(&t) + hoppers_len(&t) + hands_len(&t)) - stacks_len(&t) - 1);
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { section: "players", .. }), "{err:?}");
@@ -665,10 +674,17 @@ fn hoppers_len(t: &Tables) -> usize {
     4 + t.hoppers.iter().map(|h| 2 + 16 + 4 + 2 * h.onto.len() + 4 + h.lines.iter().map(|(_, l)| 2 + 4 + 2 * l.len()).sum::<usize>()).sum::<usize>()
 }
 
+/// The length of the hands section (version 10), the last of the payload.
+fn hands_len(t: &Tables) -> usize {
+    let kinds: usize = t.kinds.iter().map(|k| 1 + if k.captured_as.is_some() { 1 } else { 0 } + 4 + k.fen.len()).sum();
+    let sides: usize = t.sides.iter().map(|s| s.promotions.len() + 4 + s.drops.iter().map(|d| 1 + 4 + 2 * d.forbidden.len() + 1).sum::<usize>()).sum();
+    1 + kinds + sides
+}
+
 /// The sections after the layout: players (version 6), stacks (version 7), winders (version 8),
-/// goals (version 9), hoppers (version 10).
+/// goals (version 9), hoppers and hands (version 10).
 fn tail_len(t: &Tables) -> usize {
-    players_len(t) + stacks_len(t) + winders_len(t) + goals_len(t) + hoppers_len(t)
+    players_len(t) + stacks_len(t) + winders_len(t) + goals_len(t) + hoppers_len(t) + hands_len(t)
 }
 
 /// `t` as a file of a version before 10 reads it: no hops.
@@ -677,10 +693,59 @@ fn without_hoppers(t: &Tables) -> Tables {
     t.hoppers.clear();
     t
 }
+/// `t` as a file of a version before 10 reads it: no drops, `captured-as`, FEN tokens or
+/// `from-or-to`.
+fn without_hands(t: &Tables) -> Tables {
+    let mut t = t.clone();
+    t.rules.drops = false;
+    for k in &mut t.kinds {
+        k.captured_as = None;
+        k.fen.clear();
+    }
+    for s in &mut t.sides {
+        s.drops.clear();
+        for p in &mut s.promotions {
+            p.from_or_to = false;
+        }
+    }
+    t
+}
 
-/// `t` as a file of a version before 9 reads it: no goals (nor hops).
+#[test]
+fn version_9_files_are_still_read() {
+    // Version 9 is version 10 without the hoppers and hands sections.
+    let t = with_layout();
+    let mut bytes = t.to_bytes();
+    bytes.truncate(bytes.len() - hoppers_len(&t) - hands_len(&t));
+    bytes[4..6].copy_from_slice(&9u16.to_le_bytes());
+    reseal(&mut bytes);
+    assert_eq!(Tables::from_bytes(&bytes).expect("version 9 loads"), without_hands(&without_hoppers(&t)));
+}
+
+#[test]
+fn hands_section_is_validated() {
+    let mut bad = sample();
+    bad.sides[0].drops[0].forbidden.push(99);
+    assert!(invalid_field(Tables::from_bytes(&bad.to_bytes())).0.ends_with("drop 0"));
+    let mut bad = sample();
+    bad.kinds[1].captured_as = Some(0);
+    assert!(invalid_field(Tables::from_bytes(&bad.to_bytes())).0.ends_with("captured-as"));
+    let mut bad = sample();
+    bad.kinds[1].fen = "P".into();
+    assert!(invalid_field(Tables::from_bytes(&bad.to_bytes())).0.ends_with("FEN token"));
+    let mut bad = sample();
+    bad.grid = None;
+    bad.sides[0].drops[0].one_per_file = true;
+    let (field, problem) = invalid_field(Tables::from_bytes(&bad.to_bytes()));
+    assert!(field.ends_with("drop 0") && problem.contains("without a grid"), "{field}: {problem}");
+    let mut bad = sample();
+    bad.sides[0].atop = vec![(bad.sides[0].setup[1].0, 0)];
+    assert_eq!(invalid_field(Tables::from_bytes(&bad.to_bytes())).0, "rules drops");
+}
+
+/// `t` as a file of a version before 9 reads it: no goals (nor hops, nor hands).
 fn without_goals(t: &Tables) -> Tables {
-    let mut t = without_hoppers(t);
+    let mut t = without_hands(&without_hoppers(t));
     t.rules.check_limit = 0;
     t.rules.extinction = 0;
     for s in &mut t.sides {
@@ -697,17 +762,6 @@ fn without_winders(t: &Tables) -> Tables {
     let mut t = without_goals(t);
     t.winders.clear();
     t
-}
-
-#[test]
-fn version_9_files_are_still_read() {
-    // Version 9 is version 10 without the hoppers section.
-    let t = with_layout();
-    let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - hoppers_len(&t));
-    bytes[4..6].copy_from_slice(&9u16.to_le_bytes());
-    reseal(&mut bytes);
-    assert_eq!(Tables::from_bytes(&bytes).expect("version 9 loads"), without_hoppers(&t));
 }
 
 #[test]
@@ -733,7 +787,7 @@ fn version_8_files_are_still_read() {
     // Version 8 is version 9 without the goals section.
     let t = with_layout();
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - hoppers_len(&t) - goals_len(&t));
+    bytes.truncate(bytes.len() - goals_len(&t) - hoppers_len(&t) - hands_len(&t));
     bytes[4..6].copy_from_slice(&8u16.to_le_bytes());
     reseal(&mut bytes);
     assert_eq!(Tables::from_bytes(&bytes).expect("version 8 loads"), without_goals(&t));
@@ -755,7 +809,7 @@ fn version_7_files_are_still_read() {
     // Version 7 is version 8 without the winders section.
     let t = with_layout();
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - (winders_len(&t) + goals_len(&t) + hoppers_len(&t)));
+    bytes.truncate(bytes.len() - (winders_len(&t) + goals_len(&t) + hoppers_len(&t) + hands_len(&t)));
     bytes[4..6].copy_from_slice(&7u16.to_le_bytes());
     reseal(&mut bytes);
     assert_eq!(Tables::from_bytes(&bytes).expect("version 7 loads"), without_winders(&t));
@@ -797,7 +851,7 @@ fn version_6_files_are_still_read() {
     // Version 6 is version 7 without the stacks section.
     let t = with_layout();
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - stacks_len(&t) - (winders_len(&t) + goals_len(&t) + hoppers_len(&t)));
+    bytes.truncate(bytes.len() - stacks_len(&t) - (winders_len(&t) + goals_len(&t) + hoppers_len(&t) + hands_len(&t)));
     bytes[4..6].copy_from_slice(&6u16.to_le_bytes());
     reseal(&mut bytes);
     assert_eq!(Tables::from_bytes(&bytes).expect("version 6 loads"), without_winders(&without_stacks(&t)));
@@ -807,7 +861,7 @@ fn version_6_files_are_still_read() {
 fn stacks_section_is_validated() {
     let t = sample();
     let bytes = t.to_bytes();
-    let end = bytes.len() - (winders_len(&t) + goals_len(&t) + hoppers_len(&t));
+    let end = bytes.len() - (winders_len(&t) + goals_len(&t) + hoppers_len(&t) + hands_len(&t));
     for (at, field) in [(end - 2, "rules bare"), (end - 1, "rules royal_path")] {
         let mut b = bytes.clone();
         b[at] = 9;
@@ -819,7 +873,8 @@ fn stacks_section_is_validated() {
     bad.sides[0].hand = vec![0];
     let (field, problem) = invalid_field(Tables::from_bytes(&bad.to_bytes()));
     assert!(field.ends_with("hand") && problem.contains("crowns no piece"), "{field}: {problem}");
-    let mut bad = t.clone();
+    // (Stacks and drops exclude each other: the drops are left out.)
+    let mut bad = without_hands(&t);
     bad.sides[0].atop = vec![(bad.sides[1].setup[0].0, 1)];
     let (field, _) = invalid_field(Tables::from_bytes(&bad.to_bytes()));
     assert!(field.ends_with("atop"), "{field}");
@@ -852,7 +907,7 @@ fn version_5_files_are_still_read() {
 fn players_section_is_validated() {
     let t = sample();
     let bytes = t.to_bytes();
-    let end = bytes.len() - stacks_len(&t) - (winders_len(&t) + goals_len(&t) + hoppers_len(&t));
+    let end = bytes.len() - stacks_len(&t) - (winders_len(&t) + goals_len(&t) + hoppers_len(&t) + hands_len(&t));
     for (at, field) in [(end - 2, "rules game_end"), (end - 1, "rules eliminated")] {
         let mut b = bytes.clone();
         b[at] = 9;

@@ -96,6 +96,14 @@ function showMoves(cell) {
 function clickCell(cell) {
   if (busy || !view || view.over) return;
   if (engineSide() === view.to_move) return;
+  // A drop (`P@e4`): clicking an empty cell the hand's pieces may go to offers them, unless the
+  // selected piece moves there.
+  const drops = view.legal.filter((m) => m.kind === "drop" && m.to === cell);
+  const moveThere = selected !== null && view.legal.some((m) => m.from === selected && m.to === cell && m.kind !== "drop");
+  if (drops.length > 0 && !moveThere) {
+    showMoves(null);
+    return drops.length === 1 ? play(drops[0].notation) : choose(drops);
+  }
   if (selected !== null) {
     const choices = view.legal.filter((m) => m.from === selected && m.to === cell);
     if (choices.length === 1) return play(choices[0].notation);

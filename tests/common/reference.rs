@@ -21,6 +21,14 @@
 //! (no check, no safety test) and, as every piece, never capture a royal one; under
 //! `royal-path unattacked` a royal piece's move must also pass only unattacked cells (judged with
 //! it lifted off); under `bare`, a position where a side has royal pieces only has no moves.
+//!
+//! Drops ("Pieces in hand and drops"): under `rules { drops }` a captured piece goes to the
+//! capturer's hand as its `captured-as` kind (else as itself); a held piece that crowns nothing may
+//! be dropped on any empty cell but transit cells and its side's `not on` cells, under
+//! `one-per-file` not on a grid column holding a piece of the side of its kind, and under
+//! `no-mate` not so that the opponent is in check without a legal move. A piece dropped where its
+//! side's setup has its kind (castling cells excepted) counts as unmoved. A promotion zone marked
+//! `from-or-to` also offers its (optional) promotion to moves that start in it.
 
 use orbis_compiler::lower::{hop_lines, rule_rays};
 use orbis_compiler::model::{Hop, Mode, MoveRule, Variant};
@@ -58,6 +66,8 @@ pub enum RefMove {
         cell: usize,
         hidden: bool,
     },
+    /// A held piece of `kind` dropped onto the empty `cell`.
+    Drop { kind: usize, cell: usize },
 }
 
 /// An empty position of `v` (white to move, nothing in the hands).
@@ -348,9 +358,34 @@ fn crownings(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
     out
 }
 
+/// The drops of the side to move (legality aside, `no-mate` aside).
+fn drops(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
+    let us = p.to_move;
+    let mut out = BTreeSet::new();
+    for &kind in &p.hand[us] {
+        if !v.pieces[kind].crowns.is_empty() {
+            continue;
+        }
+        let rules: Vec<_> = v.sides[us].drops.iter().filter(|d| d.piece == kind).collect();
+        for cell in 0..p.board.len() {
+            if p.board[cell].is_some() || v.board.cells[cell].transit || rules.iter().any(|d| d.forbidden.contains(&cell)) {
+                continue;
+            }
+            let column = |c: usize| v.board.cells[c].coords.map(|(x, _)| x);
+            let same_file = |c: usize| p.board[c] == Some((us, kind)) && column(c).is_some() && column(c) == column(cell);
+            if rules.iter().any(|d| d.one_per_file) && (0..p.board.len()).any(same_file) {
+                continue;
+            }
+            out.insert(RefMove::Drop { kind, cell });
+        }
+    }
+    out
+}
+
 pub fn pseudo(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
     let us = p.to_move;
     let mut out = crownings(v, p);
+    out.extend(drops(v, p));
     // While a royal piece is in the hand, crowning with it is the side's only kind of move.
     if p.hand[us].iter().any(|&k| v.pieces[k].royal) {
         return out;
@@ -375,7 +410,7 @@ pub fn pseudo(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
         // gives no choice to stay, a cell of optional zones only does.
         let promos: Vec<_> = v.sides[us].promotions.iter().filter(|pr| pr.piece == k).collect();
         let mut add = |to: usize, sets_ep: Vec<usize>, takes: Option<usize>| {
-            let here: Vec<_> = promos.iter().filter(|pr| pr.zone.contains(&to)).collect();
+            let here: Vec<_> = promos.iter().filter(|pr| pr.zone.contains(&to) || (pr.from_or_to && pr.zone.contains(&from))).collect();
             let Some(first) = here.first() else {
                 out.insert(RefMove::Step { from, to, promo: None, sets_ep, takes });
                 return;
@@ -505,6 +540,13 @@ pub fn play(v: &Variant, p: &RefPos, m: &RefMove) -> RefPos {
             q.virgin[c.rook_from] = false;
         }
         RefMove::Step { from, to, promo, sets_ep, takes } => {
+            // Under `drops` the captured piece goes to the mover's hand, as its `captured-as`.
+            if v.rules.drops {
+                if let Some((_, k)) = q.board[takes.unwrap_or(*to)] {
+                    q.hand[p.to_move].push(v.pieces[k].captured_as.unwrap_or(k));
+                    q.hand[p.to_move].sort_unstable();
+                }
+            }
             if let Some(t) = takes {
                 clear(&mut q, *t);
             }
@@ -518,6 +560,14 @@ pub fn play(v: &Variant, p: &RefPos, m: &RefMove) -> RefPos {
             if !sets_ep.is_empty() {
                 q.ep = Some((sets_ep.clone(), *to));
             }
+        }
+        RefMove::Drop { kind, cell } => {
+            let us = p.to_move;
+            let held = &mut q.hand[us];
+            held.remove(held.iter().position(|k| k == kind).expect("the piece is held"));
+            q.board[*cell] = Some((us, *kind));
+            let castling = v.sides[us].castles.iter().any(|c| c.king_from == *cell || c.rook_from == *cell);
+            q.virgin[*cell] = !castling && v.sides[us].setup.contains(&(*cell, *kind));
         }
         RefMove::Crown {
             crown,
@@ -579,10 +629,18 @@ fn unsettled_legal(v: &Variant, p: &RefPos) -> Vec<RefPos> {
             ours && holds_royal(v, q, c) && enemies.iter().any(|&e| attacks(v, q, c, e))
         })
     };
+    // `no-mate`: a drop of such a kind may not leave the opponent in check without a legal move.
+    let mates = |m: &RefMove, q: &RefPos| match m {
+        RefMove::Drop { kind, .. } if v.sides[us].drops.iter().any(|d| d.piece == *kind && d.no_mate) => {
+            in_check(q, q.to_move) && legal(v, q).is_empty()
+        }
+        _ => false,
+    };
     pseudo(v, p)
         .iter()
-        .map(|m| play(v, p, m))
-        .filter(|q| !in_check(q, us))
+        .map(|m| (m, play(v, p, m)))
+        .filter(|(m, q)| !in_check(q, us) && !mates(m, q))
+        .map(|(_, q)| q)
         .map(|mut q| {
             // `check-limit`: a move that leaves the next side in check counts for the mover.
             if v.rules.check_limit > 0 && in_check(&q, q.to_move) {
@@ -732,7 +790,7 @@ pub fn from_general(v: &Variant, text: &str) -> RefPos {
                     p.hand[s].extend(symbols.chars().map(|sym| {
                         v.pieces
                             .iter()
-                            .position(|pc| pc.symbol == sym && !pc.crowns.is_empty())
+                            .position(|pc| pc.symbol == sym && pc.crowned.is_none())
                             .expect("a held piece")
                     }));
                     p.hand[s].sort_unstable();

@@ -93,6 +93,8 @@ impl Frontend {
                 cannot_check: p.cannot_check.is_some(),
                 crowns: Vec::new(),
                 crowned: None,
+                captured_as: None,
+                fen: None,
                 rules,
                 geometry: None,
             });

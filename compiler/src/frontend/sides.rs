@@ -306,6 +306,7 @@ impl Frontend {
             match stmt {
                 ast::SideStmt::Zone { .. }
                 | ast::SideStmt::Atop(_)
+                | ast::SideStmt::Drop(_)
                 | ast::SideStmt::Hand { .. } => {}
                 ast::SideStmt::Reach { piece, zone, .. } => {
                     let p = self.piece_ref(piece, ast_pieces, pieces, format!("unknown piece `{}` to reach a goal", piece.text));
@@ -425,7 +426,14 @@ impl Frontend {
                         for c in choices {
                             push_unique(&mut unique, c);
                         }
-                        promotions.push(model::Promotion { piece, choices: unique, zone, captured: p.captured, optional: p.optional });
+                        if p.from_or_to && !p.optional {
+                            let label = self.primary(p.span, "`from-or-to` without `optional`");
+                            self.error(format!("side `{}`: a promotion counting the start cell must be optional", s.name.text), vec![label], vec![
+                                "note: a piece may stand in a zone it promotes in only where promotion is optional; add `optional`".into(),
+                            ]);
+                            continue;
+                        }
+                        promotions.push(model::Promotion { piece, choices: unique, zone, captured: p.captured, optional: p.optional, from_or_to: p.from_or_to });
                     }
                 }
                 ast::SideStmt::Castle(c) => {
@@ -537,6 +545,7 @@ impl Frontend {
             model_castles.push(castle);
         }
 
+        let drops = self.side_drops(s, ast_pieces, pieces, board, &zones);
         let team = team.map_or_else(|| s.name.text.clone(), |t| t.text.clone());
         let side = model::Side {
             name: s.name.text.clone(),
@@ -546,6 +555,7 @@ impl Frontend {
             atop,
             hand,
             promotions,
+            drops,
             castles: model_castles,
             reach,
         };
@@ -628,14 +638,14 @@ impl Frontend {
                         ) else {
                             continue;
                         };
-                        if pieces[p].crowns.is_empty() {
-                            let label = self.primary(sym.span, "not a piece that `crowns` others");
+                        if pieces[p].royal && pieces[p].crowns.is_empty() {
+                            let label = self.primary(sym.span, "a royal piece that does not `crowns` others");
                             self.error(format!("`{}` cannot start in the hand", sym.text), vec![label], vec![
-                                "note: pieces in the hand enter play by crowning a piece they name in `crowns`; drops onto empty cells are not in the language yet".into(),
+                                "note: pieces in the hand enter play by crowning a piece they name in `crowns`, or, not royal, by a drop onto an empty cell".into(),
                             ]);
                             continue;
                         }
-                        if hand.contains(&p) {
+                        if !pieces[p].crowns.is_empty() && hand.contains(&p) {
                             let label = self.primary(sym.span, "a second one");
                             self.error(
                                 format!("two `{}` in the hand of `{}`", sym.text, s.name.text),
@@ -881,6 +891,7 @@ impl Frontend {
                     rules.royal_path_unattacked = unattacked
                 }
                 ast::SettingKind::Extinction => {}
+                ast::SettingKind::Drops => rules.drops = true,
                 ast::SettingKind::CheckLimit(n) => match u8::try_from(n.value) {
                     Ok(v) if v > 0 => rules.check_limit = v,
                     _ => {
