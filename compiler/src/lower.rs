@@ -715,8 +715,8 @@ pub fn lower(v: &Variant) -> Tables {
 }
 
 /// The lines of a rule walked along them (`hop`, `takes`) from `origin` for `side`: the cells of
-/// the rule's slide on the empty board, one line per ray (`on` respected; `onto`, the mode and
-/// the filters are left to the walk).
+/// the rule's slide on the empty board, one line per ray, cut before any cell it meets a second
+/// time (`on` respected; `onto`, the mode and the filters are left to the walk).
 pub fn hop_lines(v: &Variant, side: usize, piece: &Piece, rule: &crate::model::MoveRule, origin: CellId) -> Vec<Vec<CellId>> {
     let mut plain = rule.clone();
     plain.hop = None;
@@ -725,7 +725,20 @@ pub fn hop_lines(v: &Variant, side: usize, piece: &Piece, rule: &crate::model::M
     plain.onto = None;
     plain.mode = Mode::Both;
     plain.initial = false;
-    rule_rays(v, side, piece, &plain, origin).into_iter().map(|r| r.cells).filter(|c| !c.is_empty()).collect()
+    rule_rays(v, side, piece, &plain, origin)
+        .into_iter()
+        .map(|r| {
+            // A line that comes back onto a cell it passed (on a closed surface) ends there, so
+            // that every cell is met once: the screen is one piece, not one piece twice.
+            let mut cells = r.cells;
+            let mut seen = HashSet::default();
+            if let Some(i) = cells.iter().position(|&c| !seen.insert(c)) {
+                cells.truncate(i);
+            }
+            cells
+        })
+        .filter(|c| !c.is_empty())
+        .collect()
 }
 
 /// What a rule walked along its lines (`hop`, `takes`) could reach from `origin`, as rays for

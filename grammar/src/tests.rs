@@ -87,7 +87,7 @@ fn errors_read_as_words() {
     let cases = [
         ("", "expected a variant, found end of file"),
         ("variant \"v\" piece King K { step all", "found end of file"),
-        ("variant \"v\" piece King K { hop all }", "expected `crowns`, `}` or a piece rule, found `hop`"),
+        ("variant \"v\" piece King K { jump all }", "expected `crowns`, `}` or a piece rule, found `jump`"),
         ("variant \"v\" rules { stalemate maybe }", "expected `draw`, `win` or `loss`, found `maybe`"),
         ("variant \"v\" board { grid files a..h ranks 1..8 } banana", "found `banana`"),
     ];

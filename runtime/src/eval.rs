@@ -282,6 +282,19 @@ fn weighted_reach<B: CellSet>(game: &Game<B>, ck: usize, cell: usize, weight: &m
             mark(c as usize, base, weight);
         }
     }
+    // Hops (and `takes` slides) along their lines, as slides: a hop's cells beyond the first
+    // count as reached past one cell (its screen must stand somewhere before them).
+    for h in &game.hoppers[ck] {
+        let flags = h.flags & (ray::QUIET | ray::CAPTURE);
+        let screen = usize::from(h.flags & crate::tables::hop::SCREEN != 0);
+        for line in &h.lines[cell] {
+            for (i, &c) in line.iter().enumerate().skip(screen) {
+                if h.onto.has(c as usize) {
+                    mark(c as usize, share(flags) * KEEP.powi(i.min(64) as i32), weight);
+                }
+            }
+        }
+    }
     for w in &game.winders[ck] {
         if !w.zone.has(cell) {
             continue;

@@ -35,11 +35,11 @@ impl Frontend {
                 ]);
                 hop_ok = false;
             }
-            for kind in [Leap, AcrossTransit] {
+            for kind in [Leap, AcrossTransit, Initial] {
                 if let Some(&m) = seen.get(&kind) {
                     let labels = vec![self.primary(m, "not for a hop"), self.secondary(r.legs[i].keyword, "the hop")];
                     self.error(format!("`{}` does not apply to a `hop`", kind.keyword()), labels, vec![
-                        "note: a hop passes exactly one piece, its screen; the other cells it passes must be empty".into(),
+                        "note: a hop passes exactly one piece, its screen, the other cells it passes empty; it does not depend on whether the piece has moved".into(),
                     ]);
                     hop_ok = false;
                 }

@@ -61,7 +61,12 @@ pub fn analyze(ctx: &Ctx) -> PositionFacts {
     let mut attacks: Vec<Attack> = Vec::new();
     for (s, side) in v.sides.iter().enumerate() {
         for &(o, p) in &side.setup {
-            for (_, r) in &ctx.rays[s][p][o] {
+            for (ri, r) in &ctx.rays[s][p][o] {
+                let rule = &v.pieces[p].rules[*ri];
+                if rule.hop.is_some() || rule.takes.is_some() {
+                    // Walked along their lines below: the report's rays only stand in for them.
+                    continue;
+                }
                 if r.flags & ray::CAPTURE == 0 || r.must_empty.iter().any(|&c| at[c].is_some()) {
                     continue;
                 }
@@ -77,6 +82,37 @@ pub fn analyze(ctx: &Ctx) -> PositionFacts {
                         }
                     }
                     break;
+                }
+            }
+        }
+    }
+    // Hops and `takes` slides along their lines: the screen (a hop's first piece, of a kind it
+    // may jump over), then the first piece beyond it (just beyond with `next`), or without a
+    // screen the first piece, taken if an enemy of a kind the rule takes.
+    for (s, side) in v.sides.iter().enumerate() {
+        for &(o, p) in &side.setup {
+            for rule in v.pieces[p].rules.iter().filter(|r| (r.hop.is_some() || r.takes.is_some()) && r.mode != crate::model::Mode::MoveOnly) {
+                let admits = |f: &Option<Vec<PieceId>>, k: PieceId| f.as_ref().is_none_or(|f| f.contains(&k));
+                for line in crate::lower::hop_lines(v, s, &v.pieces[p], rule, o) {
+                    let mut start = 0;
+                    if rule.hop.is_some() {
+                        let Some(i) = line.iter().position(|&c| at[c].is_some()) else { continue };
+                        if !at[line[i]].is_some_and(|(_, k)| admits(&rule.over, k)) {
+                            continue;
+                        }
+                        start = i + 1;
+                    }
+                    let end = if rule.hop == Some(crate::model::Hop::Next) { line.len().min(start + 1) } else { line.len() };
+                    let Some(j) = (start..end).find(|&j| at[line[j]].is_some()) else { continue };
+                    let c = line[j];
+                    let (ts, tp) = at[c].expect("occupied");
+                    let onto = rule.onto.as_ref().is_none_or(|on| on[s].contains(&c));
+                    if v.sides[ts].team != v.sides[s].team && admits(&rule.takes, tp) && onto {
+                        let a = Attack { attacker: (s, p, o), target: (ts, tp, c), path: line[..j].to_vec() };
+                        if !attacks.iter().any(|x| x.attacker == a.attacker && x.target == a.target && x.path == a.path) {
+                            attacks.push(a);
+                        }
+                    }
                 }
             }
         }
