@@ -159,7 +159,7 @@ fn check_move_texts<B: CellSet>(path: &str, game: &Game<B>, pos: &mut Position<B
         let whence = || format!("{path}: move {name} ({m:?})\n  position {general}");
         let got = pos.parse_move(game, &name);
         assert_eq!(got, Ok(m), "{}", whence());
-        if matches!(m.kind, MoveKind::Castle | MoveKind::Crown)
+        if matches!(m.kind, MoveKind::Castle | MoveKind::Crown | MoveKind::Drop)
             || !(special(pos, m) || m == short_forms_of)
         {
             continue;

@@ -319,9 +319,9 @@ pub struct Piece {
     /// `crowns KINDS`: the piece enters from the hand onto an own piece of these kinds.
     pub crowns: Vec<Crowns>,
     /// `captured-as PIECE`: the kind a capture under `rules { drops }` puts in the hand.
-    pub captured_as: Option<Name>,
+    pub captured_as: Option<Box<Name>>,
     /// `fen "+P"`: the piece's FEN token (the string's text, spanned).
-    pub fen: Option<Name>,
+    pub fen: Option<Box<Name>>,
     pub rules: Vec<Rule>,
 }
 

@@ -621,8 +621,8 @@ fn build_piece(pair: Pair<Rule>) -> Result<Piece, SyntaxError> {
                 carriers: Children::of(child).rest().map(|p| name_of(&p)).collect(),
             }),
             Rule::piece_rule => rules.push(build_rule(child)?),
-            Rule::captured_as => captured_as = Some(Children::of(child).name()?),
-            Rule::piece_fen => fen = Some(name_of(&Children::of(Children::of(child).next()?).next()?)),
+            Rule::captured_as => captured_as = Some(Box::new(Children::of(child).name()?)),
+            Rule::piece_fen => fen = Some(Box::new(name_of(&Children::of(Children::of(child).next()?).next()?))),
             _ => return Err(internal(child_span)),
         }
     }
