@@ -410,44 +410,35 @@ impl<B: CellSet> Position<B> {
         r
     }
 
-    /// Whether `side` has no piece left but royal ones, on the board, hidden or in the hand.
-    pub fn is_bare(&self, game: &Game<B>, side: usize) -> bool {
+    /// The cells where `side` has a piece that is not royal (on top or hidden in a stack), or
+    /// `None` when it holds one in the hand.
+    fn non_royal_cells(&self, game: &Game<B>, side: usize) -> Option<B> {
         let mut rest = self.by_side[side];
         for k in 0..game.kinds {
             let ck = side * game.kinds + k;
             if game.royal[ck] {
                 rest = rest.and_not(self.by_ck[ck]);
             } else if self.hand[ck] > 0 {
-                return false;
+                return None;
             }
         }
-        rest.is_empty()
-            && self
-                .stacked
-                .and(self.by_side[side])
-                .iter()
-                .all(|c| game.royal[self.under[c] as usize - 1])
-    }
-
-    /// Whether one capture could leave `side` bare: its pieces that are not royal all stand on
-    /// one cell (a piece, or a stack), none in the hand.
-    fn one_capture_bares(&self, game: &Game<B>, side: usize) -> bool {
-        let mut rest = self.by_side[side];
-        for k in 0..game.kinds {
-            let ck = side * game.kinds + k;
-            if game.royal[ck] {
-                rest = rest.and_not(self.by_ck[ck]);
-            } else if self.hand[ck] > 0 {
-                return false;
-            }
-        }
-        // Stacks under royal pieces count as the cell of a non-royal piece.
         for c in self.stacked.and(self.by_side[side]).iter() {
             if !game.royal[self.under[c] as usize - 1] {
                 rest = rest.or(B::single(c));
             }
         }
-        rest.iter().count() == 1
+        Some(rest)
+    }
+
+    /// Whether `side` has no piece left but royal ones, on the board, hidden or in the hand.
+    pub fn is_bare(&self, game: &Game<B>, side: usize) -> bool {
+        self.non_royal_cells(game, side).is_some_and(|cells| cells.is_empty())
+    }
+
+    /// Whether one capture could leave `side` bare: its pieces that are not royal all stand on
+    /// one cell (a piece, or a stack), none in the hand.
+    fn one_capture_bares(&self, game: &Game<B>, side: usize) -> bool {
+        self.non_royal_cells(game, side).is_some_and(|cells| cells.iter().count() == 1)
     }
 
     /// The side that is bare, when the rules end the game on it (`bare`). With `counting-move`
