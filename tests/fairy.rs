@@ -224,3 +224,17 @@ fn grasshopper_check_matches_fairy_stockfish() {
     let fen = "4k3/8/4p3/8/4G3/8/8/4K3 b - - 0 1";
     assert_eq!(move_list("examples/fairy/grasshopper.orbis", fen), ["e6e5", "e8d7", "e8d8", "e8f7", "e8f8"]);
 }
+
+/// Fairy-Stockfish writes Berolina's en-passant field as the cells reached and passed run
+/// together (`c5d6`). Here another black pawn (d4) could have passed c5 on a longer path; the
+/// pawn standing on a written cell is the one that moved, so d6 is the target and d5xd6 takes c5
+/// (Fairy-Stockfish's 34 moves; found by scripts/fsf-compare.py).
+#[test]
+fn berolina_en_passant_field_names_the_pawn_that_moved() {
+    let engine = common::engine("examples/fairy/berolina.orbis");
+    let fen = "1nb1k1n1/r1P5/p4b2/2pP1p2/3p2p1/R1PpPpq1/1B1PP1Br/1Q3K1R w - c5d6 0 23";
+    let moves = engine.moves(Some(fen)).expect("moves");
+    assert_eq!(moves.len(), 34);
+    assert!(moves.iter().any(|m| m.from == "d5" && m.to == "d6"), "d5xd6 en passant");
+    assert!(engine.position_text(Some(fen)).expect("position").contains(" d6 "));
+}

@@ -203,7 +203,10 @@ impl<B: CellSet> Position<B> {
                         .ok_or_else(|| PositionError(format!("en-passant cell '{}' is not on the board", fields[3])))?;
                     let passed: Vec<(usize, u16)> =
                         cells.iter().filter_map(|&c| pos.find_en_passant_victim(game, c).ok().map(|v| (c, v))).collect();
-                    let Some(&(_, victim)) = passed.first() else {
+                    // The cell reached is among the cells written: prefer the piece standing on
+                    // it (another piece might have passed one of the cells on a longer path).
+                    let reached = passed.iter().find(|p| cells.iter().any(|&c| c == p.1 as usize));
+                    let Some(&(_, victim)) = reached.or(passed.first()) else {
                         return err(format!("en-passant cells '{}' but no piece can just have passed them", fields[3]));
                     };
                     let set = B::from_cells(passed.iter().filter(|p| p.1 == victim).map(|p| p.0));
