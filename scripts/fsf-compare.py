@@ -6,7 +6,9 @@ with Fairy-Stockfish (its Python binding, `pip install pyffish`) and, in every p
 asks orbis for the legal moves of the same FEN (`orbis moves --position FEN --json`). The two
 sets of moves are compared in UCI coordinates as `orbis moves --json` gives them (`e2e4`,
 promotions `e7e8q` and Shogi's `c7c8+`, drops `P@e4`; castling as the king's move, which
-Fairy-Stockfish writes as king-takes-rook in Chess960). In Shogi, a pawn drop that checkmates
+Fairy-Stockfish writes as king-takes-rook in Chess960; Janggi's pass as the general's move to its
+own cell, `e2e2`). Each position goes to both as FEN, without the moves before it: rules that look
+at earlier moves (two passes in a row) are compared by perft instead (scripts/fsf-perft.py). In Shogi, a pawn drop that checkmates
 (uchifuzume) is left out of Fairy-Stockfish's set: it lists the drop as a legal move that loses,
 orbis's `drop P no-mate` forbids it; such drops are counted and reported. Prints one line per variant
 and the first differences; exits 1 if any position differs.
@@ -28,9 +30,6 @@ import tempfile
 import pyffish as sf
 
 # (orbis file, Fairy-Stockfish variant, extra orbis arguments, Chess960 castling)
-# tests/fairy/janggi-pieces.orbis is Janggi without passing and bikjang (docs/fairy-stockfish.md):
-# for it Fairy-Stockfish's passes are dropped and positions where the generals face are skipped.
-PIECES_ONLY = {"tests/fairy/janggi-pieces.orbis"}
 PAIRS = [
     ("examples/orthodox.orbis", "chess", [], False),
     ("examples/fairy/capablanca.orbis", "capablanca", [], False),
@@ -46,40 +45,12 @@ PAIRS = [
     ("examples/fairy/amazon.orbis", "amazon", [], False),
     ("examples/fairy/grasshopper.orbis", "grasshopper", [], False),
     ("examples/fairy/xiangqi.orbis", "xiangqi", [], False),
-    ("tests/fairy/janggi-pieces.orbis", "janggi", [], False),
+    ("examples/fairy/janggi.orbis", "janggi", [], False),
     ("examples/fairy/crazyhouse.orbis", "crazyhouse", [], False),
     ("examples/fairy/shogi.orbis", "shogi", [], False),
     ("examples/fairy/loop.orbis", "loop", [], False),
     ("examples/fairy/chessgi.orbis", "chessgi", [], False),
 ]
-
-
-def cells_of(fen):
-    """Square -> piece letter for a FEN of any size (numbers of several digits)."""
-    rows = fen.split()[0].split("/")
-    cells = {}
-    for r, row in enumerate(rows):
-        f, number = 0, ""
-        for c in row + " ":
-            if c.isdigit():
-                number += c
-                continue
-            f += int(number or 0)
-            number = ""
-            if c != " ":
-                cells["abcdefghijklmnop"[f] + str(len(rows) - r)] = c
-                f += 1
-    return cells
-
-
-def generals_face(fen):
-    """Whether the two kings stand on one file with only empty cells between them."""
-    cells = cells_of(fen)
-    kings = [sq for sq, p in cells.items() if p in "Kk"]
-    if len(kings) != 2 or kings[0][0] != kings[1][0]:
-        return False
-    low, high = sorted(int(k[1:]) for k in kings)
-    return all(kings[0][0] + str(r) not in cells for r in range(low + 1, high))
 
 
 def orbis_moves(orbis, tables, fen):
@@ -169,7 +140,6 @@ def compare(orbis, path, variant, extra, is960, games, plies, rng, tmp):
         return None
     positions = differences = 0
     examples = []
-    pieces_only = path in PIECES_ONLY
     for g in range(games):
         if is960:
             number = rng.randrange(960)
@@ -184,12 +154,8 @@ def compare(orbis, path, variant, extra, is960, games, plies, rng, tmp):
             ours, error = orbis_moves(orbis, tables, xfen(fen) if is960 else fen)
             theirs = fsf_moves(variant, fen, is960)
             compared = theirs
-            if pieces_only:
-                # A pass is the general's move to its own cell (`e2e2`).
-                compared = {m for m in theirs if m[:len(m) // 2] != m[len(m) // 2:]}
-            skip = pieces_only and generals_face(fen)
-            positions += 0 if skip else 1
-            if not skip and ours != compared:
+            positions += 1
+            if ours != compared:
                 differences += 1
                 if len(examples) < 3:
                     detail = error or "orbis only: %s; Fairy-Stockfish only: %s" % (

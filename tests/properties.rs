@@ -159,7 +159,7 @@ fn check_move_texts<B: CellSet>(path: &str, game: &Game<B>, pos: &mut Position<B
         let whence = || format!("{path}: move {name} ({m:?})\n  position {general}");
         let got = pos.parse_move(game, &name);
         assert_eq!(got, Ok(m), "{}", whence());
-        if matches!(m.kind, MoveKind::Castle | MoveKind::Crown | MoveKind::Drop)
+        if matches!(m.kind, MoveKind::Castle | MoveKind::Crown | MoveKind::Drop | MoveKind::Pass)
             || !(special(pos, m) || m == short_forms_of)
         {
             continue;
@@ -181,7 +181,12 @@ fn check_move_texts<B: CellSet>(path: &str, game: &Game<B>, pos: &mut Position<B
         for form in forms {
             // A short form reads as the move, unless another legal move is written the same
             // (Webball's `ND#N`: the King from ND# to N, or the Knight from D# to N); then the
-            // error names both readings.
+            // error names both readings. A move's own notation wins over a short form of
+            // another (Webball's `ND-N#` is the Knight from D to N#, not the King from ND).
+            if let Some(&other) = moves.iter().find(|&&o| o != m && pos.notation(game, o) == form) {
+                assert_eq!(pos.parse_move(game, &form), Ok(other), "notation {form:?} beside the short form of {}", whence());
+                continue;
+            }
             match pos.parse_move(game, &form) {
                 Err(e) if e.0.contains("is ambiguous") => {
                     assert!(e.0.contains(&pos.notation(game, m)), "short form {form:?} of {}: {e}", whence())

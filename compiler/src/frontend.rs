@@ -323,6 +323,9 @@ impl Frontend {
                 }
             }
             self.check_extinction(&rules.extinction, &model_pieces, &model_sides, block);
+            if let Some(group) = &block.facing {
+                rules.facing = self.facing(group, &board);
+            }
         }
         self.check_drops(&sides, &model_pieces, &model_sides, &rules, rules_blocks.first().copied());
 

@@ -624,6 +624,7 @@ pub fn lower(v: &Variant) -> Tables {
             .collect(),
         rules: RulesInfo {
             drops: v.rules.drops,
+            pass: v.rules.pass,
             stalemate: match v.rules.stalemate {
                 crate::model::Outcome::Draw => tables::Outcome::Draw,
                 crate::model::Outcome::Win => tables::Outcome::Win,
@@ -711,6 +712,7 @@ pub fn lower(v: &Variant) -> Tables {
     t.pool = pool;
     t.winders = winders(v);
     t.hoppers = hoppers(v);
+    t.facing = facing_lines(v);
     t
 }
 
@@ -819,6 +821,50 @@ fn hoppers(v: &Variant) -> Vec<tables::Hopper> {
                     onto,
                     lines,
                 });
+            }
+        }
+    }
+    out
+}
+
+/// The lines of `facing GROUP` from every cell: a slide along the group's headings, as a royal
+/// piece's own slide would run (its own seams), each line ending where it would come back onto a
+/// cell it passed.
+fn facing_lines(v: &Variant) -> Vec<(u16, Vec<u16>)> {
+    let Some(royal) = v.pieces.iter().find(|p| p.royal) else { return Vec::new() };
+    if v.rules.facing.is_empty() {
+        return Vec::new();
+    }
+    let rule = crate::model::MoveRule {
+        mode: Mode::Both,
+        initial: false,
+        leap: false,
+        en_passant_target: false,
+        en_passant: false,
+        across_transit: false,
+        ride: false,
+        span: Default::default(),
+        text: String::new(),
+        first: crate::model::Dirs::Headings(v.rules.facing.clone()),
+        first_slides: true,
+        first_avoid: 0,
+        first_avoid_cells: Vec::new(),
+        first_bending: Vec::new(),
+        distance: None,
+        wind: None,
+        onto: None,
+        hop: None,
+        over: None,
+        takes: None,
+        legs: Vec::new(),
+        origins: None,
+    };
+    let mut out = Vec::new();
+    for origin in 0..v.board.cells.len() {
+        for cells in hop_lines(v, 0, royal, &rule, origin) {
+            let line = (origin as u16, cells.iter().map(|&c| c as u16).collect::<Vec<u16>>());
+            if !out.contains(&line) {
+                out.push(line);
             }
         }
     }

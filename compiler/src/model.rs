@@ -395,6 +395,11 @@ pub struct Rules {
     pub extinction: Vec<PieceId>,
     /// `drops`: a captured piece changes side and goes to the capturer's hand.
     pub drops: bool,
+    /// `pass`: a side not in check may pass; two passes in a row end the game in a draw.
+    pub pass: bool,
+    /// `facing GROUP`: royal pieces that see each other along these headings face each other;
+    /// empty: no such rule.
+    pub facing: Vec<HeadingId>,
 }
 
 impl Default for Rules {
@@ -412,6 +417,8 @@ impl Default for Rules {
             check_limit: 0,
             extinction: Vec::new(),
             drops: false,
+            pass: false,
+            facing: Vec::new(),
         }
     }
 }

@@ -685,6 +685,8 @@ pub struct Rules {
     pub settings: Vec<Setting>,
     /// The pieces of the `extinction` setting, if any.
     pub extinction: Vec<Name>,
+    /// The group of the `facing` setting, if any.
+    pub facing: Option<Name>,
 }
 
 #[derive(Debug, Clone)]
@@ -718,6 +720,11 @@ pub enum SettingKind {
     Extinction,
     /// `drops`: captured pieces go to the capturer's hand.
     Drops,
+    /// `pass`: a side not in check may pass instead of moving.
+    Pass,
+    /// `facing GROUP`: royal pieces seeing each other along the group's headings face each
+    /// other; the group is `Rules::facing`.
+    Facing,
 }
 
 /// `game-end`: what a side with no legal move means while three or more teams are in the game.
@@ -749,6 +756,8 @@ impl SettingKind {
             SettingKind::CheckLimit(_) => "check-limit",
             SettingKind::Extinction => "extinction",
             SettingKind::Drops => "drops",
+            SettingKind::Pass => "pass",
+            SettingKind::Facing => "facing",
         }
     }
 }

@@ -200,6 +200,8 @@ fn describe_rule(rule: Rule) -> &'static str {
         Rule::piece_fen => "`fen \"TOKEN\"`",
         Rule::kw_drop | Rule::drop_rule => "`drop`",
         Rule::kw_drops | Rule::drops => "`drops`",
+        Rule::kw_pass | Rule::pass => "`pass`",
+        Rule::kw_facing | Rule::facing => "`facing`",
         Rule::kw_from_or_to | Rule::from_or_to => "`from-or-to`",
         Rule::kw_one_per_file | Rule::one_per_file => "`one-per-file`",
         Rule::kw_no_mate | Rule::no_mate => "`no-mate`",

@@ -141,6 +141,8 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_captured_as
             | Rule::kw_drop
             | Rule::kw_drops
+            | Rule::kw_pass
+            | Rule::kw_facing
             | Rule::kw_from_or_to
             | Rule::kw_one_per_file
             | Rule::kw_no_mate
@@ -820,11 +822,22 @@ fn build_rules(pair: Pair<Rule>) -> Result<Rules, SyntaxError> {
     let span = span_of(&pair);
     let mut settings = Vec::new();
     let mut extinction = Vec::new();
+    let mut facing = None;
     for s in Children::of(pair).rest() {
         let sspan = span_of(&s);
         let rule = s.as_rule();
         if rule == Rule::drops {
             settings.push(Setting { span: sspan, kind: SettingKind::Drops });
+            continue;
+        }
+        if rule == Rule::pass {
+            settings.push(Setting { span: sspan, kind: SettingKind::Pass });
+            continue;
+        }
+        if rule == Rule::facing {
+            let group = Children::of(s).next()?;
+            facing = Some(name_of(&group));
+            settings.push(Setting { span: sspan, kind: SettingKind::Facing });
             continue;
         }
         if rule == Rule::extinction {
@@ -873,7 +886,7 @@ fn build_rules(pair: Pair<Rule>) -> Result<Rules, SyntaxError> {
         };
         settings.push(Setting { span: sspan, kind });
     }
-    Ok(Rules { span, settings, extinction })
+    Ok(Rules { span, settings, extinction, facing })
 }
 
 #[cfg(test)]

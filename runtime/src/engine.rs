@@ -356,6 +356,7 @@ pub(crate) fn info<B: CellSet>(g: &Game<B>, pos: &Position<B>, m: Move) -> MoveI
             MoveKind::Stationary => "stationary",
             MoveKind::Crown => "crown",
             MoveKind::Drop => "drop",
+            MoveKind::Pass => "pass",
         },
     }
 }

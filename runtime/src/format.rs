@@ -18,8 +18,9 @@ use crate::tables::{
 /// First four bytes of every table file.
 pub const MAGIC: [u8; 4] = *b"ORBT";
 /// The layout this build writes. Any layout change bumps it.
-pub const FORMAT_VERSION: u16 = 10;
-/// The oldest version this build still reads: version 9 is version 10 without the hoppers and
+pub const FORMAT_VERSION: u16 = 11;
+/// The oldest version this build still reads: version 10 is version 11 without the passing
+/// section (no `pass`, no `facing`), version 9 is version 10 without the hoppers and
 /// hands sections (no hops, `takes`, counting move, drops, `captured-as`, FEN tokens or
 /// promotions counting the start cell), version 7 is version 8 without the winders section
 /// (no winding rules), version 6 is version 7 without the stacks section
@@ -333,6 +334,14 @@ impl Tables {
                 w.u16s(&d.forbidden);
                 w.u8(d.one_per_file as u8 | (d.no_mate as u8) << 1);
             }
+        }
+
+        // Version 11: the passing section (`pass`, `facing`).
+        w.u8(self.rules.pass as u8);
+        w.count(self.facing.len());
+        for (from, cells) in &self.facing {
+            w.u16(*from);
+            w.u16s(cells);
         }
 
         let payload = w.0;
@@ -849,11 +858,24 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
         }
     }
 
+    // Version 11 adds the passing section.
+    let mut facing = Vec::new();
+    if version >= 11 {
+        r.section = "passing";
+        rules.pass = match r.u8()? {
+            b @ 0..=1 => b == 1,
+            b => return Err(invalid("pass rule", format!("byte is {b}; it must be 0 or 1"))),
+        };
+        let n = r.count(6)?;
+        facing = (0..n).map(|_| Ok((r.u16()?, r.u16s()?))).collect::<Result<Vec<_>, FormatError>>()?;
+    }
+
     let extra = r.bytes.len() - r.pos;
     if extra != 0 {
         return Err(FormatError::TrailingBytes {
             after: match version {
-                10.. => "hands section (the last of the payload)",
+                11.. => "passing section (the last of the payload)",
+                10 => "hands section (the last of the payload)",
                 9 => "goals section (the last of the payload)",
                 8 => "winders section (the last of the payload)",
                 7 => "stacks section (the last of the payload)",
@@ -883,6 +905,7 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
         masks,
         winders,
         hoppers,
+        facing,
         layout,
     })
 }

@@ -215,6 +215,8 @@ pub struct Game<B> {
     /// kind has one (then legality plays every move, as with winding rules).
     pub hoppers: Vec<Vec<crate::hops::HopRule<B>>>,
     pub hopping: bool,
+    /// `pass` and `facing` ([`crate::passing`]); `None` without either.
+    pub passing: Option<crate::passing::Passing>,
     /// Per side: the colored kinds that have such rules.
     pub hop_cks: Vec<Vec<u8>>,
     /// Per `(carrier kind, crown kind)` (kinds, not colored): the crowned kind.
@@ -575,7 +577,9 @@ impl<B: CellSet> Game<B> {
         let winding = !tables.winders.is_empty();
         let (hoppers, hop_cks) = crate::hops::hop_rules(&tables.hoppers, cells, sides * kinds, sides, kinds);
         let hopping = !tables.hoppers.is_empty();
+        let passing = crate::passing::Passing::new(&tables, cells, [0, splitmix(&mut seed), splitmix(&mut seed), splitmix(&mut seed)]);
         Game {
+            passing,
             hoppers,
             hopping,
             hop_cks,

@@ -249,6 +249,12 @@ fn write_all(out: &mut String, t: &Tables) -> std::fmt::Result {
     if r.check_limit > 0 {
         writeln!(out, "       check-limit {}", r.check_limit)?;
     }
+    if r.pass {
+        writeln!(out, "       pass (two in a row: a draw)")?;
+    }
+    if !t.facing.is_empty() {
+        writeln!(out, "       facing: {} lines along which royal pieces face each other", t.facing.len())?;
+    }
     if r.extinction != 0 {
         let kinds: Vec<String> = (0..64).filter(|k| r.extinction >> k & 1 != 0).map(|k| names.kind(k as u8)).collect();
         writeln!(out, "       extinction {}", kinds.join(" "))?;
@@ -424,6 +430,7 @@ mod tests {
             masks: vec![],
             winders: vec![],
             hoppers: vec![],
+            facing: vec![],
             layout: None,
         }
     }

@@ -19,6 +19,7 @@ pub mod inspect;
 pub mod movegen;
 pub mod notation;
 pub mod outcome;
+pub mod passing;
 pub mod perft;
 pub mod position;
 pub mod san;

@@ -583,12 +583,22 @@ impl<B: CellSet> Position<B> {
         // A move off a stack leaves its cell occupied, so it uncovers no line: unless the hidden
         // piece is royal (then the cell is in `royals`), it is judged as any unpinned move.
         let suspect = pins.as_ref().map(|p| p.pinned.or(royals));
-        Some(Legality { royals, in_check, lone_royal, stops, pins, suspect })
+        let facing = game.passing.as_ref().is_some_and(|p| p.any_facing) && self.royals_face(game);
+        Some(Legality { royals, in_check, lone_royal, stops, pins, suspect, facing })
     }
 
     /// Whether the pseudo-legal `mv` is legal, as `l` (this position's) judges it.
     fn is_legal(&mut self, game: &Game<B>, l: &Legality<B>, mv: Move) -> bool {
         let us = self.to_move;
+        if mv.kind == MoveKind::Pass {
+            return l.facing || !l.in_check;
+        }
+        if l.facing {
+            let undo = self.make_move(game, mv);
+            let ok = !self.in_check(game, us) && !self.royals_face(game);
+            self.unmake(game, &undo);
+            return ok;
+        }
         let test = match l.suspect {
             None => true,
             Some(s) => s.has(mv.from as usize) || !matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget),
@@ -649,6 +659,9 @@ impl<B: CellSet> Position<B> {
         if game.goals && self.goal(game).is_some() {
             return;
         }
+        if self.passing_ended() {
+            return;
+        }
         if game.stacks && self.crown_moves(game, out) {
             self.keep_legal_by_playing(game, out, start);
             return;
@@ -661,6 +674,23 @@ impl<B: CellSet> Position<B> {
         }
         if let Some(h) = &game.hands {
             self.drops(game, h, l.as_ref().map(|l| (l.in_check, l.stops)), Some(out));
+            if let Some(l) = l.as_ref().filter(|l| l.facing) {
+                // A drop must end the facing too.
+                let mut i = start;
+                while i < out.len() {
+                    if out[i].kind == MoveKind::Drop && !self.is_legal(game, l, out[i]) {
+                        out.swap_remove(i);
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+        }
+        if game.passing.as_ref().is_some_and(|p| p.pass) {
+            let pass = self.pass_move(game);
+            if l.as_ref().is_none_or(|l| self.is_legal(game, l, pass)) {
+                out.push(pass);
+            }
         }
     }
 
@@ -670,7 +700,7 @@ impl<B: CellSet> Position<B> {
     /// by one. Games with winding rules, hops or `royal-path unattacked` list every move.
     pub fn count_legal(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> u64 {
         scratch.clear();
-        if game.winding || game.hopping || game.tables.rules.royal_path_unattacked {
+        if game.winding || game.hopping || game.tables.rules.royal_path_unattacked || game.passing.is_some() {
             self.legal_moves(game, scratch);
             return scratch.len() as u64;
         }
@@ -763,5 +793,7 @@ struct Legality<B> {
     pins: Option<Pins<B>>,
     /// The pieces whose moves are judged one by one (pinned and royal pieces); `None`: all.
     suspect: Option<B>,
+    /// Royal pieces face each other (`facing`): every move but a pass must end it.
+    facing: bool,
 }
 

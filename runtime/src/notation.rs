@@ -205,7 +205,7 @@ impl<B: CellSet> Position<B> {
                         cells.iter().filter_map(|&c| pos.find_en_passant_victim(game, c).ok().map(|v| (c, v))).collect();
                     // The cell reached is among the cells written: prefer the piece standing on
                     // it (another piece might have passed one of the cells on a longer path).
-                    let reached = passed.iter().find(|p| cells.iter().any(|&c| c == p.1 as usize));
+                    let reached = passed.iter().find(|p| cells.contains(&(p.1 as usize)));
                     let Some(&(_, victim)) = reached.or(passed.first()) else {
                         return err(format!("en-passant cells '{}' but no piece can just have passed them", fields[3]));
                     };
@@ -475,8 +475,25 @@ impl<B: CellSet> Position<B> {
                         pos.hash ^= game.zobrist.out[s];
                     }
                 }
-                _ => return err(format!("unknown key '{key}' (expected turn, a side name, out, hand, virgin, ep, clock or move)")),
+                "pass" => {
+                    use crate::passing::{ENDED_FACING, ENDED_PASSING, PASSED};
+                    let Some(p) = &game.passing else { return err("pass: this variant has no `pass` or `facing` rule") };
+                    let passes = match value {
+                        "last" | "twice" if !p.pass => return err("pass: this variant has no `pass` rule"),
+                        "facing" if !p.any_facing => return err("pass: this variant has no `facing` rule"),
+                        "last" => PASSED,
+                        "twice" => ENDED_PASSING,
+                        "facing" => ENDED_FACING,
+                        _ => return err(format!("pass '{value}' is not last, twice or facing")),
+                    };
+                    pos.hash ^= p.keys[pos.passes as usize] ^ p.keys[passes as usize];
+                    pos.passes = passes;
+                }
+                _ => return err(format!("unknown key '{key}' (expected turn, a side name, out, hand, virgin, ep, checks, pass, clock or move)")),
             }
+        }
+        if pos.passes == crate::passing::ENDED_FACING && !pos.royals_face(game) {
+            return err("pass=facing: no royal pieces face each other");
         }
         let Some(turn) = turn else { return err("missing turn=SIDE") };
         pos.set_to_move(game, turn);
@@ -588,6 +605,12 @@ impl<B: CellSet> Position<B> {
             let given: Vec<String> = self.checks.iter().enumerate().map(|(s, n)| format!("{}:{n}", game.tables.sides[s].name)).collect();
             parts.push(format!("checks={}", given.join(",")));
         }
+        match self.passes {
+            crate::passing::PASSED => parts.push("pass=last".into()),
+            crate::passing::ENDED_PASSING => parts.push("pass=twice".into()),
+            crate::passing::ENDED_FACING => parts.push("pass=facing".into()),
+            _ => {}
+        }
         parts.push(format!("clock={}", self.halfmove));
         parts.push(format!("move={}", self.fullmove));
         parts.join(" ")
@@ -697,6 +720,9 @@ impl<B: CellSet> Position<B> {
 
     /// The move in the notation described in the module documentation.
     pub fn notation(&self, game: &Game<B>, mv: Move) -> String {
+        if mv.kind == MoveKind::Pass {
+            return "pass".into();
+        }
         if mv.kind == MoveKind::Castle {
             return game.tables.sides[self.to_move].castles[mv.aux as usize].name.clone();
         }
@@ -793,6 +819,9 @@ impl<B: CellSet> Position<B> {
             if mv.kind == MoveKind::Drop {
                 return want.contains('@');
             }
+            if mv.kind == MoveKind::Pass {
+                return false;
+            }
             let symbol = game.symbol((self.board[mv.from as usize] as usize - 1) % game.kinds);
             let rest = want.strip_prefix(symbol).unwrap_or(want);
             mv.kind != MoveKind::Castle && game.cell_names(mv.from).iter().any(|name| rest.starts_with(name))
@@ -832,6 +861,14 @@ impl<B: CellSet> Position<B> {
         let notation = self.notation(game, mv);
         if mv.kind == MoveKind::Castle {
             return vec![notation];
+        }
+        if mv.kind == MoveKind::Pass {
+            // Fairy-Stockfish writes a pass as the royal piece's move to its own cell (`e2e2`).
+            let mut out = vec![notation];
+            if self.board[mv.from as usize] != 0 {
+                out.extend(game.cell_names(mv.from).iter().map(|name| format!("{name}{name}")));
+            }
+            return out;
         }
         if mv.kind == MoveKind::Drop {
             let symbol = game.symbol(mv.aux as usize);

@@ -29,6 +29,10 @@ pub enum Status {
     FiftyMove,
     /// The position occurred `rules.repetition` times.
     Repetition,
+    /// Two passes in a row (`pass`): a draw.
+    Passed,
+    /// Royal pieces faced each other before and after the last move (`facing`): a draw.
+    Facing,
 }
 
 impl<B: CellSet> Position<B> {
@@ -39,6 +43,11 @@ impl<B: CellSet> Position<B> {
         }
         if let Some(goal) = self.goal(game) {
             return Status::Goal(goal);
+        }
+        match self.passes {
+            crate::passing::ENDED_PASSING => return Status::Passed,
+            crate::passing::ENDED_FACING => return Status::Facing,
+            _ => {}
         }
         let mut moves = Vec::new();
         self.legal_moves(game, &mut moves);
@@ -125,6 +134,8 @@ pub fn describe<B: CellSet>(status: Status, game: &Game<B>, out: u64) -> String 
         }
         Status::FiftyMove => "draw by the fifty-move rule".into(),
         Status::Repetition => "draw by repetition".into(),
+        Status::Passed => "draw: both sides passed".into(),
+        Status::Facing => "draw: the royal pieces still face each other (a pass while facing)".into(),
     };
     if out != 0 {
         let names: Vec<&str> = (0..sides.len()).filter(|&s| out >> s & 1 != 0).map(name).collect();

@@ -24,6 +24,8 @@ pub enum MoveKind {
     Crown,
     /// A piece from the hand onto the empty cell `to` (`from` is `to`); `aux` is its kind.
     Drop,
+    /// A pass (`pass`): nothing moves; `from` and `to` are the side's royal piece's cell.
+    Pass,
 }
 
 /// In a crowning move's `aux`: the crowned piece is the hidden one of the stack.
@@ -96,6 +98,9 @@ pub struct Position<B> {
     pub hand: Vec<u8>,
     /// Per side: the checks it has given (`check-limit`; zeros without it).
     pub checks: Vec<u8>,
+    /// Whether the last move was a pass, or the game ended by passing or facing
+    /// ([`crate::passing`]); always 0 without those rules.
+    pub passes: u8,
 }
 
 /// What `make` needs to restore the position exactly.
@@ -123,6 +128,8 @@ pub struct Undo<B> {
     pub captured_under: u8,
     /// The move gave a check that counts (`check-limit`).
     pub gave_check: bool,
+    /// [`Position::passes`] before the move.
+    pub passes: u8,
 }
 
 impl<B: CellSet> Position<B> {
@@ -148,6 +155,7 @@ impl<B: CellSet> Position<B> {
             stacked: B::default(),
             hand: vec![0; game.sides * game.kinds],
             checks: vec![0; game.sides],
+            passes: 0,
         }
     }
 
@@ -602,12 +610,14 @@ impl<B: CellSet> Position<B> {
             revealed: false,
             captured_under: 0,
             gave_check: false,
+            passes: self.passes,
         };
+        let faced = game.passing.as_ref().is_some_and(|p| p.any_facing) && self.royals_face(game);
         let mut ep_cells = B::default();
         let mut ep_victim = NO_CELL;
         let mut reset = false;
         match mv.kind {
-            MoveKind::Stationary => {}
+            MoveKind::Stationary | MoveKind::Pass => {}
             MoveKind::Drop => {
                 let ck = us * game.kinds + mv.aux as usize;
                 self.add_to_hand(game, ck, -1);
@@ -702,6 +712,11 @@ impl<B: CellSet> Position<B> {
         if !(ep_cells.is_empty() && self.ep_cells.is_empty()) {
             self.set_en_passant(game, ep_cells, ep_victim);
         }
+        if let Some(p) = &game.passing {
+            let passes = self.passes_after(game, mv, undo.passes, faced);
+            self.hash ^= p.keys[undo.passes as usize] ^ p.keys[passes as usize];
+            self.passes = passes;
+        }
         undo
     }
 
@@ -730,7 +745,7 @@ impl<B: CellSet> Position<B> {
             self.checks[prev] -= 1;
         }
         match mv.kind {
-            MoveKind::Stationary => {}
+            MoveKind::Stationary | MoveKind::Pass => {}
             MoveKind::Drop => {
                 self.lift(game, mv.to as usize);
                 self.hand[prev * game.kinds + mv.aux as usize] += 1;
@@ -779,6 +794,7 @@ impl<B: CellSet> Position<B> {
         self.halfmove = undo.halfmove;
         self.fullmove = undo.fullmove;
         self.hash = undo.hash;
+        self.passes = undo.passes;
     }
 
     /// The hash computed from scratch; equals `hash` when incremental updates are right.
@@ -806,6 +822,9 @@ impl<B: CellSet> Position<B> {
         }
         for (s, &n) in self.checks.iter().enumerate() {
             h ^= self.checks_key(game, s, n);
+        }
+        if let Some(p) = &game.passing {
+            h ^= p.keys[self.passes as usize & 3];
         }
         h ^ self.ep_key(game, self.ep_cells)
     }

@@ -28,7 +28,7 @@ impl<B: CellSet> Position<B> {
     fn san_forms(&self, game: &Game<B>, mv: Move, legal: &[Move]) -> Option<Vec<String>> {
         game.tables.grid.as_ref()?;
         match mv.kind {
-            MoveKind::Castle | MoveKind::Drop => return Some(vec![self.notation(game, mv)]),
+            MoveKind::Castle | MoveKind::Drop | MoveKind::Pass => return Some(vec![self.notation(game, mv)]),
             MoveKind::Crown | MoveKind::Stationary => return None,
             _ => {}
         }

@@ -128,6 +128,7 @@ fn pack(m: Move) -> u64 {
         MoveKind::Stationary => 4,
         MoveKind::Crown => 5,
         MoveKind::Drop => 6,
+        MoveKind::Pass => 7,
     };
     u64::from(m.from) | u64::from(m.to) << 16 | (u64::from(m.aux) & 0xffff) << 32 | u64::from(m.promotion) << 48 | kind << 56
 }
@@ -243,7 +244,7 @@ impl<'a, B: CellSet> Searcher<'a, B> {
         let status = pos.status(game, history);
         if status != Status::Ongoing {
             let score = match status {
-                Status::FiftyMove | Status::Repetition => Score::Cp(0),
+                Status::FiftyMove | Status::Repetition | Status::Passed | Status::Facing => Score::Cp(0),
                 Status::Stalemate { outcome: Outcome::Draw, .. } | Status::Bare { outcome: Outcome::Draw, .. } => Score::Cp(0),
                 _ => Score::Mate(0),
             };
@@ -360,9 +361,12 @@ impl<'a, B: CellSet> Searcher<'a, B> {
         }
     }
 
-    /// The game's end by a bare side, if any.
+    /// The game's end by a bare side, a goal or passing (`pass`, `facing`: a draw), if any.
     #[inline]
     fn bare_value(&self, pos: &Position<B>, ply: usize) -> Option<i32> {
+        if pos.passing_ended() {
+            return Some(self.outcome_value(Outcome::Draw, pos.to_move, pos.to_move, ply));
+        }
         if self.game.goals {
             use crate::goals::Goal;
             match pos.goal(self.game) {

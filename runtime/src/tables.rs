@@ -44,6 +44,9 @@ pub struct Tables {
     /// Rules walked along their lines by the runtime (since version 10): hops (`hop`) and slides
     /// whose captures are restricted by kind (`takes`).
     pub hoppers: Vec<Hopper>,
+    /// `facing GROUP` (since version 11): per origin cell, the lines along which a royal piece
+    /// there sees another (each line's cells in order); empty without the rule.
+    pub facing: Vec<(u16, Vec<u16>)>,
     /// Drawings of a board of polygon cells (since version 4), for diagrams only: the runtime
     /// never reads it. `None` on grid boards (diagrams draw them from `grid`).
     pub layout: Option<Layout>,
@@ -205,6 +208,8 @@ pub struct RulesInfo {
     pub extinction: u64,
     /// Since version 10: a captured piece goes to the capturer's hand (`drops`).
     pub drops: bool,
+    /// Since version 11: a side not in check may pass (`pass`).
+    pub pass: bool,
 }
 
 impl Default for RulesInfo {
@@ -222,6 +227,7 @@ impl Default for RulesInfo {
             check_limit: 0,
             extinction: 0,
             drops: false,
+            pass: false,
         }
     }
 }

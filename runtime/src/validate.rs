@@ -223,6 +223,11 @@ impl Tables {
             }
         }
         crate::drops::validate_hands(self)?;
+        for (from, cells) in &self.facing {
+            let field = || "facing line".to_string();
+            check_cells(&field, &[*from])?;
+            check_cells(&field, cells)?;
+        }
 
         let mut occupied = vec![false; n_cells];
         for (s, side) in self.sides.iter().enumerate() {

@@ -176,6 +176,7 @@ fn sample() -> Tables {
             check_limit: 3,
             extinction: 1 << PAWN,
             drops: true,
+            pass: true,
         },
         ray_index,
         rays,
@@ -199,6 +200,7 @@ fn sample() -> Tables {
             onto: cells("a3"),
             lines: vec![(cell("a1"), cells("a2 a3"))],
         }],
+        facing: vec![(0, vec![1, 2])],
         layout: None,
     }
 }
@@ -267,29 +269,34 @@ fn truncation_inside_a_valid_payload_names_the_section() {
     bytes.pop();
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
+    assert!(matches!(err, FormatError::Truncated { section: "passing", .. }), "{err:?}");
+    let mut bytes = t.to_bytes();
+    bytes.truncate(bytes.len() - passing_len(&t) - 1);
+    reseal(&mut bytes);
+    let err = Tables::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { section: "hands", .. }), "{err:?}");
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - hands_len(&t) - 1);
+    bytes.truncate(bytes.len() - hands_len(&t) - passing_len(&t) - 1);
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { section: "hoppers", .. }), "{err:?}");
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - hoppers_len(&t) - hands_len(&t) - 1);
+    bytes.truncate(bytes.len() - hoppers_len(&t) - hands_len(&t) - passing_len(&t) - 1);
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { section: "goals", .. }), "{err:?}");
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - hoppers_len(&t) - hands_len(&t) - goals_len(&t) - 1);
+    bytes.truncate(bytes.len() - hoppers_len(&t) - hands_len(&t) - passing_len(&t) - goals_len(&t) - 1);
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { section: "winders", .. }), "{err:?}");
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - (winders_len(&t) + goals_len(&t) + hoppers_len(&t) + hands_len(&t)) - 1);
+    bytes.truncate(bytes.len() - (winders_len(&t) + goals_len(&t) + hoppers_len(&t) + hands_len(&t) + passing_len(&t)) - 1);
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { section: "stacks", .. }), "{err:?}");
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - (winders_len(&t) + goals_len(&t) + hoppers_len(&t) + hands_len(&t)) - stacks_len(&t) - 1);
+    bytes.truncate(bytes.len() - (winders_len(&t) + goals_len(&t) + hoppers_len(&t) + hands_len(&t) + passing_len(&t)) - stacks_len(&t) - 1);
     reseal(&mut bytes);
     let err = Tables::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { section: "players", .. }), "{err:?}");
@@ -682,17 +689,53 @@ fn hands_len(t: &Tables) -> usize {
     1 + kinds + sides
 }
 
-/// The sections after the layout: players (version 6), stacks (version 7), winders (version 8),
-/// goals (version 9), hoppers and hands (version 10).
-fn tail_len(t: &Tables) -> usize {
-    players_len(t) + stacks_len(t) + winders_len(t) + goals_len(t) + hoppers_len(t) + hands_len(t)
+/// The length of the passing section (version 11), the last of the payload.
+fn passing_len(t: &Tables) -> usize {
+    1 + 4 + t.facing.iter().map(|(_, l)| 2 + 4 + 2 * l.len()).sum::<usize>()
 }
 
-/// `t` as a file of a version before 10 reads it: no hops.
-fn without_hoppers(t: &Tables) -> Tables {
+/// The sections after the layout: players (version 6), stacks (version 7), winders (version 8),
+/// goals (version 9), hoppers and hands (version 10), passing (version 11).
+fn tail_len(t: &Tables) -> usize {
+    players_len(t) + stacks_len(t) + winders_len(t) + goals_len(t) + hoppers_len(t) + hands_len(t) + passing_len(t)
+}
+
+/// `t` as a file of a version before 11 reads it: no `pass`, no `facing`.
+fn without_passing(t: &Tables) -> Tables {
     let mut t = t.clone();
+    t.rules.pass = false;
+    t.facing.clear();
+    t
+}
+
+/// `t` as a file of a version before 10 reads it: no hops (nor passing).
+fn without_hoppers(t: &Tables) -> Tables {
+    let mut t = without_passing(t);
     t.hoppers.clear();
     t
+}
+
+#[test]
+fn version_10_files_are_still_read() {
+    // Version 10 is version 11 without the passing section.
+    let t = with_layout();
+    let mut bytes = t.to_bytes();
+    bytes.truncate(bytes.len() - passing_len(&t));
+    bytes[4..6].copy_from_slice(&10u16.to_le_bytes());
+    reseal(&mut bytes);
+    assert_eq!(Tables::from_bytes(&bytes).expect("version 10 loads"), without_passing(&t));
+}
+
+#[test]
+fn passing_section_is_validated() {
+    let mut bad = sample();
+    bad.facing[0].1.push(99);
+    assert_eq!(invalid_field(Tables::from_bytes(&bad.to_bytes())).0, "facing line");
+    let mut bytes = sample().to_bytes();
+    let at = bytes.len() - passing_len(&sample());
+    bytes[at] = 2;
+    reseal(&mut bytes);
+    assert_eq!(invalid_field(Tables::from_bytes(&bytes)).0, "pass rule");
 }
 /// `t` as a file of a version before 10 reads it: no drops, `captured-as`, FEN tokens or
 /// `from-or-to`.
@@ -717,7 +760,7 @@ fn version_9_files_are_still_read() {
     // Version 9 is version 10 without the hoppers and hands sections.
     let t = with_layout();
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - hoppers_len(&t) - hands_len(&t));
+    bytes.truncate(bytes.len() - hoppers_len(&t) - hands_len(&t) - passing_len(&t));
     bytes[4..6].copy_from_slice(&9u16.to_le_bytes());
     reseal(&mut bytes);
     assert_eq!(Tables::from_bytes(&bytes).expect("version 9 loads"), without_hands(&without_hoppers(&t)));
@@ -788,7 +831,7 @@ fn version_8_files_are_still_read() {
     // Version 8 is version 9 without the goals section.
     let t = with_layout();
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - goals_len(&t) - hoppers_len(&t) - hands_len(&t));
+    bytes.truncate(bytes.len() - goals_len(&t) - hoppers_len(&t) - hands_len(&t) - passing_len(&t));
     bytes[4..6].copy_from_slice(&8u16.to_le_bytes());
     reseal(&mut bytes);
     assert_eq!(Tables::from_bytes(&bytes).expect("version 8 loads"), without_goals(&t));
@@ -810,7 +853,7 @@ fn version_7_files_are_still_read() {
     // Version 7 is version 8 without the winders section.
     let t = with_layout();
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - (winders_len(&t) + goals_len(&t) + hoppers_len(&t) + hands_len(&t)));
+    bytes.truncate(bytes.len() - (winders_len(&t) + goals_len(&t) + hoppers_len(&t) + hands_len(&t) + passing_len(&t)));
     bytes[4..6].copy_from_slice(&7u16.to_le_bytes());
     reseal(&mut bytes);
     assert_eq!(Tables::from_bytes(&bytes).expect("version 7 loads"), without_winders(&t));
@@ -852,7 +895,7 @@ fn version_6_files_are_still_read() {
     // Version 6 is version 7 without the stacks section.
     let t = with_layout();
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - stacks_len(&t) - (winders_len(&t) + goals_len(&t) + hoppers_len(&t) + hands_len(&t)));
+    bytes.truncate(bytes.len() - stacks_len(&t) - (winders_len(&t) + goals_len(&t) + hoppers_len(&t) + hands_len(&t) + passing_len(&t)));
     bytes[4..6].copy_from_slice(&6u16.to_le_bytes());
     reseal(&mut bytes);
     assert_eq!(Tables::from_bytes(&bytes).expect("version 6 loads"), without_winders(&without_stacks(&t)));
@@ -862,7 +905,7 @@ fn version_6_files_are_still_read() {
 fn stacks_section_is_validated() {
     let t = sample();
     let bytes = t.to_bytes();
-    let end = bytes.len() - (winders_len(&t) + goals_len(&t) + hoppers_len(&t) + hands_len(&t));
+    let end = bytes.len() - (winders_len(&t) + goals_len(&t) + hoppers_len(&t) + hands_len(&t) + passing_len(&t));
     for (at, field) in [(end - 2, "rules bare"), (end - 1, "rules royal_path")] {
         let mut b = bytes.clone();
         b[at] = 9;
@@ -908,7 +951,7 @@ fn version_5_files_are_still_read() {
 fn players_section_is_validated() {
     let t = sample();
     let bytes = t.to_bytes();
-    let end = bytes.len() - stacks_len(&t) - (winders_len(&t) + goals_len(&t) + hoppers_len(&t) + hands_len(&t));
+    let end = bytes.len() - stacks_len(&t) - (winders_len(&t) + goals_len(&t) + hoppers_len(&t) + hands_len(&t) + passing_len(&t));
     for (at, field) in [(end - 2, "rules game_end"), (end - 1, "rules eliminated")] {
         let mut b = bytes.clone();
         b[at] = 9;
@@ -959,7 +1002,7 @@ fn the_counting_move_round_trips_and_needs_version_10() {
     t.rules.bare_counting = true;
     assert_eq!(Tables::from_bytes(&t.to_bytes()).expect("loads"), t);
     let mut bytes = t.to_bytes();
-    bytes.truncate(bytes.len() - hoppers_len(&t) - hands_len(&t));
+    bytes.truncate(bytes.len() - hoppers_len(&t) - hands_len(&t) - passing_len(&t));
     bytes[4..6].copy_from_slice(&9u16.to_le_bytes());
     reseal(&mut bytes);
     assert_eq!(invalid_field(Tables::from_bytes(&bytes)).0, "rules bare");

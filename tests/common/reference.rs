@@ -50,6 +50,9 @@ pub struct RefPos {
     pub out: Vec<bool>,
     /// Per side: the checks it has given (`check-limit`).
     pub checks: Vec<u8>,
+    /// `pass`, `facing`: 1 when the last move was a pass; 2 after two passes in a row and 3 after
+    /// a move that left royal pieces facing as before it (both end the game).
+    pub passes: u8,
 }
 
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -68,6 +71,8 @@ pub enum RefMove {
     },
     /// A held piece of `kind` dropped onto the empty `cell`.
     Drop { kind: usize, cell: usize },
+    /// Nothing moves (`pass`).
+    Pass,
 }
 
 /// An empty position of `v` (white to move, nothing in the hands).
@@ -82,6 +87,7 @@ fn empty(v: &Variant) -> RefPos {
         to_move: 0,
         out: vec![false; v.sides.len()],
         checks: vec![0; v.sides.len()],
+        passes: 0,
     }
 }
 
@@ -529,7 +535,7 @@ pub fn play(v: &Variant, p: &RefPos, m: &RefMove) -> RefPos {
     let mut q = p.clone();
     q.ep = None;
     match m {
-        RefMove::Stationary(_) => {}
+        RefMove::Stationary(_) | RefMove::Pass => {}
         RefMove::Castle(i) => {
             let c = &v.sides[p.to_move].castles[*i];
             let king = lift(&mut q, c.king_from);
@@ -619,7 +625,7 @@ fn unsettled_legal(v: &Variant, p: &RefPos) -> Vec<RefPos> {
     if v.rules.bare.is_some() && game_bare {
         return Vec::new();
     }
-    if goal_met(v, p) {
+    if goal_met(v, p) || p.passes >= 2 {
         return Vec::new();
     }
     let in_check = |q: &RefPos, side: usize| {
@@ -636,11 +642,33 @@ fn unsettled_legal(v: &Variant, p: &RefPos) -> Vec<RefPos> {
         }
         _ => false,
     };
-    pseudo(v, p)
+    // `facing`: while royal pieces face each other, every move must end it, but a pass, which
+    // is then legal even in check.
+    let faced = facing(v, p);
+    let mut moves: Vec<RefMove> = pseudo(v, p).into_iter().collect();
+    if v.rules.pass && (faced || !in_check(p, us)) {
+        moves.push(RefMove::Pass);
+    }
+    moves
         .iter()
         .map(|m| (m, play(v, p, m)))
-        .filter(|(m, q)| !in_check(q, us) && !mates(m, q))
-        .map(|(_, q)| q)
+        .filter(|(m, q)| {
+            let legal = !in_check(q, us) && !mates(m, q);
+            let ends_facing = !(faced && facing(v, q));
+            **m == RefMove::Pass || legal && ends_facing
+        })
+        .map(|(m, mut q)| {
+            q.passes = if faced && facing(v, &q) {
+                3
+            } else if *m != RefMove::Pass {
+                0
+            } else if p.passes == 1 {
+                2
+            } else {
+                1
+            };
+            q
+        })
         .map(|mut q| {
             // `check-limit`: a move that leaves the next side in check counts for the mover.
             if v.rules.check_limit > 0 && in_check(&q, q.to_move) {
@@ -649,6 +677,28 @@ fn unsettled_legal(v: &Variant, p: &RefPos) -> Vec<RefPos> {
             q
         })
         .collect()
+}
+
+/// Whether two royal pieces of different teams see each other along the `facing` headings: the
+/// first piece met stepping straight on from one is the other.
+fn facing(v: &Variant, p: &RefPos) -> bool {
+    (0..p.board.len()).any(|c| {
+        let Some((side, _)) = p.board[c].filter(|_| holds_royal(v, p, c)) else { return false };
+        v.rules.facing.iter().any(|&h| {
+            let (mut cell, mut heading) = (c, h);
+            for _ in 0..p.board.len() {
+                let Some((next, arrival)) = v.board.step(cell, heading) else { return false };
+                if next == c {
+                    return false;
+                }
+                if let Some((other, _)) = p.board[next] {
+                    return v.sides[other].team != v.sides[side].team && !p.out[other] && holds_royal(v, p, next);
+                }
+                (cell, heading) = (next, arrival);
+            }
+            false
+        })
+    })
 }
 
 /// A goal is met: a side's piece on a cell it must reach, a side with the checks of the limit
@@ -740,6 +790,12 @@ pub fn general(v: &Variant, p: &RefPos) -> String {
         let given: Vec<String> = (0..v.sides.len()).map(|s| format!("{}:{}", v.sides[s].name, p.checks[s])).collect();
         parts.push(format!("checks={}", given.join(",")));
     }
+    match p.passes {
+        1 => parts.push("pass=last".into()),
+        2 => parts.push("pass=twice".into()),
+        3 => parts.push("pass=facing".into()),
+        _ => {}
+    }
     parts.join(" ")
 }
 
@@ -806,6 +862,14 @@ pub fn from_general(v: &Variant, text: &str) -> RefPos {
                 for entry in value.split(',') {
                     let (name, n) = entry.split_once(':').expect("SIDE:COUNT");
                     p.checks[side(name)] = n.parse().expect("a count");
+                }
+            }
+            "pass" => {
+                p.passes = match value {
+                    "last" => 1,
+                    "twice" => 2,
+                    "facing" => 3,
+                    _ => panic!("pass={value}"),
                 }
             }
             "clock" | "move" => {}

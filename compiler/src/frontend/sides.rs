@@ -892,6 +892,9 @@ impl Frontend {
                 }
                 ast::SettingKind::Extinction => {}
                 ast::SettingKind::Drops => rules.drops = true,
+                ast::SettingKind::Pass => rules.pass = true,
+                // Resolved with the board (`Frontend::facing`).
+                ast::SettingKind::Facing => {}
                 ast::SettingKind::CheckLimit(n) => match u8::try_from(n.value) {
                     Ok(v) if v > 0 => rules.check_limit = v,
                     _ => {
@@ -922,6 +925,11 @@ impl Frontend {
             }
         }
         rules
+    }
+
+    /// The headings of `facing GROUP` (royal pieces, which every variant has, face each other).
+    pub(super) fn facing(&mut self, group: &ast::Name, board: &BoardInfo) -> Vec<HeadingId> {
+        self.heading_set(&ast::DirSet::Name(group.clone()), board, None).unwrap_or_default()
     }
 }
 

@@ -1,0 +1,102 @@
+//! Passing and facing royal pieces (`pass`, `facing GROUP`; Janggi's pass and bikjang).
+//!
+//! A pass changes nothing but the side to move. It is legal when the side is not in check, or
+//! when its royal pieces face an enemy royal piece (then it is legal even in check). While royal
+//! pieces face each other every other move must end the facing. The game ends in a draw after
+//! two passes in a row, and after a move that leaves royal pieces facing each other as they did
+//! before it (which only a pass can do). These ends are part of the position
+//! ([`Position::passes`], in its hash): the same cells with the same pieces after a pass and
+//! after a move are different positions.
+
+use crate::bits::CellSet;
+use crate::game::Game;
+use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
+use crate::tables::Tables;
+
+/// [`Position::passes`]: the last move was no pass (or is not known: a position read from FEN).
+pub const NOT_PASSED: u8 = 0;
+/// The last move was a pass.
+pub const PASSED: u8 = 1;
+/// The game ended in a draw: two passes in a row.
+pub const ENDED_PASSING: u8 = 2;
+/// The game ended in a draw: royal pieces faced each other before and after the last move.
+pub const ENDED_FACING: u8 = 3;
+
+/// The passing rules as the runtime uses them.
+#[derive(Clone, Debug)]
+pub struct Passing {
+    /// `pass`: a side may pass.
+    pub pass: bool,
+    /// Per cell: the lines along which a royal piece there faces another (`facing`); all empty
+    /// without the rule.
+    pub facing: Vec<Vec<Box<[u16]>>>,
+    pub any_facing: bool,
+    /// Hash keys per value of [`Position::passes`] (the first is 0).
+    pub keys: [u64; 4],
+}
+
+impl Passing {
+    /// `None` when the game has neither rule.
+    pub fn new(tables: &Tables, cells: usize, keys: [u64; 4]) -> Option<Passing> {
+        if !tables.rules.pass && tables.facing.is_empty() {
+            return None;
+        }
+        let mut facing = vec![Vec::new(); cells];
+        for (from, line) in &tables.facing {
+            facing[*from as usize].push(line.clone().into_boxed_slice());
+        }
+        Some(Passing { pass: tables.rules.pass, facing, any_facing: !tables.facing.is_empty(), keys: [0, keys[1], keys[2], keys[3]] })
+    }
+}
+
+impl<B: CellSet> Position<B> {
+    /// Whether a royal piece faces a royal piece of another team: the first piece on one of its
+    /// facing lines.
+    pub fn royals_face(&self, game: &Game<B>) -> bool {
+        let Some(p) = game.passing.as_ref().filter(|p| p.any_facing) else { return false };
+        // Facing is mutual: the royal pieces of all sides but the last cover every pair.
+        for side in 0..game.sides.saturating_sub(1) {
+            if self.is_out(side) {
+                continue;
+            }
+            for r in self.royals(game, side).iter() {
+                for line in &p.facing[r] {
+                    let Some(&c) = line.iter().find(|&&c| self.occupied.has(c as usize)) else { continue };
+                    let code = self.board[c as usize] as usize;
+                    let other = game.side_of[code - 1] as usize;
+                    if game.team[other] != game.team[side] && !self.is_out(other) && game.royal[code - 1] {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// The pass of the side to move, written from and to its first royal piece's cell (as
+    /// Fairy-Stockfish writes it, `e2e2`), or cell 0 without one.
+    pub fn pass_move(&self, game: &Game<B>) -> Move {
+        let cell = self.royals(game, self.to_move).iter().next().unwrap_or(0) as u16;
+        Move { from: cell, to: cell, kind: MoveKind::Pass, promotion: NO_PROMOTION, aux: 0 }
+    }
+
+    /// Whether the game ended by passing or facing (no side has a move).
+    #[inline]
+    pub fn passing_ended(&self) -> bool {
+        self.passes >= ENDED_PASSING
+    }
+
+    /// What [`Position::passes`] becomes after `mv`, given whether royal pieces faced each other
+    /// before it (`faced`) and do now.
+    pub(crate) fn passes_after(&self, game: &Game<B>, mv: Move, before: u8, faced: bool) -> u8 {
+        if faced && self.royals_face(game) {
+            ENDED_FACING
+        } else if mv.kind != MoveKind::Pass {
+            NOT_PASSED
+        } else if before == PASSED {
+            ENDED_PASSING
+        } else {
+            PASSED
+        }
+    }
+}
