@@ -11,6 +11,7 @@ use orbis_runtime::tables::{self, ray, Attack, CastleInfo, GridInfo, KindInfo, P
 use std::collections::BTreeMap;
 // Walks hash small keys millions of times on large boards: FxHash, not SipHash (no untrusted keys).
 use rustc_hash::FxHashSet as HashSet;
+use rustc_hash::FxHashMap as HashMap;
 
 /// A ray on the empty board, before it is pooled.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -231,13 +232,15 @@ pub fn expansion_limit(v: &Variant) -> Option<Overflow> {
     let mut total = 0usize;
     for (piece_id, piece) in v.pieces.iter().enumerate() {
         for (rule_id, rule) in piece.rules.iter().enumerate() {
-            for side in 0..v.sides.len() {
+            // A rule the same for every side costs each side what it costs the first.
+            let (sides, times) = if rule.same_for_every_side() { (1, v.sides.len()) } else { (v.sides.len(), 1) };
+            for side in 0..sides {
                 for origin in 0..v.board.cells.len() {
                     let mut budget = MAX_RULE_EXPANSION;
                     if rule_rays_within(v, side, piece, rule, origin, &mut budget).is_err() {
                         return Some(Overflow::Rule { piece: piece_id, rule: rule_id, side, origin });
                     }
-                    total += MAX_RULE_EXPANSION - budget;
+                    total += (MAX_RULE_EXPANSION - budget) * times;
                     if total > MAX_EXPANSION {
                         return Some(Overflow::Total);
                     }
@@ -657,31 +660,47 @@ pub fn lower(v: &Variant) -> Tables {
         ..Tables::default()
     };
 
-    // Rays per colored kind and cell; attack instances per target on the way.
-    let mut pool: Vec<u16> = Vec::new();
-    let push_cells = |pool: &mut Vec<u16>, cells: &[CellId]| {
-        let start = pool.len() as u32;
-        pool.extend(cells.iter().map(|&c| c as u16));
-        (start, pool.len() as u32)
-    };
+    // Rays per colored kind and cell; attack instances per target on the way. Equal cell lists
+    // share one range of the pool (the sides' rays of a symmetric piece, a queen's and a rook's
+    // along one line), and equal mask lists one range of `masks`: the runtime only reads them.
+    let mut pool = Interned::default();
+    let push_cells = |pool: &mut Interned<u16>, cells: &[CellId]| pool.push(cells.iter().map(|&c| c as u16).collect());
+    let mut masks_pool = Interned::default();
     // target -> ck -> direct sources; target -> reversed sequences with their attacker.
     let mut direct: Vec<BTreeMap<u8, Vec<CellId>>> = vec![BTreeMap::new(); ncells];
     let mut sequences: Vec<Vec<(Vec<CellId>, u8)>> = vec![Vec::new(); ncells];
     t.ray_index.push(0);
-    for side in 0..nsides {
-        for (kind, piece) in v.pieces.iter().enumerate() {
-            let ck = (side * nkinds + kind) as u8;
-            for origin in 0..ncells {
-                let mut rays: Vec<PathRay> = Vec::new();
-                let mut seen: HashSet<PathRay> = HashSet::default();
-                for rule in &piece.rules {
-                    for r in rule_rays(v, side, piece, rule, origin) {
-                        if seen.insert(r.clone()) {
-                            rays.push(r);
+    // Per kind and cell, each side's rays (each rule's once, in rule order); a rule that is the
+    // same for every side is walked once.
+    let mut by_kind: Vec<Vec<Vec<Vec<PathRay>>>> = Vec::with_capacity(nkinds);
+    for piece in &v.pieces {
+        let mut per_cell = Vec::with_capacity(ncells);
+        for origin in 0..ncells {
+            let mut rays: Vec<Vec<PathRay>> = vec![Vec::new(); nsides];
+            let mut seen: Vec<HashSet<PathRay>> = vec![HashSet::default(); nsides];
+            for rule in &piece.rules {
+                let shared = rule.same_for_every_side().then(|| rule_rays(v, 0, piece, rule, origin));
+                for side in 0..nsides {
+                    let walked = match &shared {
+                        Some(rs) => rs.clone(),
+                        None => rule_rays(v, side, piece, rule, origin),
+                    };
+                    for r in walked {
+                        if seen[side].insert(r.clone()) {
+                            rays[side].push(r);
                         }
                     }
                 }
-                for r in &rays {
+            }
+            per_cell.push(rays);
+        }
+        by_kind.push(per_cell);
+    }
+    for side in 0..nsides {
+        for (kind, (piece, per_cell)) in v.pieces.iter().zip(&by_kind).enumerate() {
+            let ck = (side * nkinds + kind) as u8;
+            for (origin, per_side) in per_cell.iter().enumerate() {
+                for r in &per_side[side] {
                     // Attacks are what check is made of: a piece that cannot check has none.
                     if r.flags & ray::CAPTURE != 0 && !piece.cannot_check {
                         record_attacks(r, origin, ck, &mut direct, &mut sequences);
@@ -703,13 +722,13 @@ pub fn lower(v: &Variant) -> Tables {
         }
         for (cells, masks) in lines(&sequences[target]) {
             let cells = push_cells(&mut pool, &cells);
-            let start = t.masks.len() as u32;
-            t.masks.extend(masks);
+            let (start, _) = masks_pool.push(masks);
             t.attacks.push(Attack::Line { cells, masks: start });
         }
         t.attack_index.push(t.attacks.len() as u32);
     }
-    t.pool = pool;
+    t.pool = pool.items;
+    t.masks = masks_pool.items;
     t.winders = winders(v);
     t.hoppers = hoppers(v);
     t.facing = facing_lines(v);
@@ -827,6 +846,31 @@ fn hoppers(v: &Variant) -> Vec<tables::Hopper> {
     out
 }
 
+/// A list of items where equal runs are stored once.
+#[derive(Default)]
+struct Interned<T> {
+    items: Vec<T>,
+    /// Each run pushed, by content: its range in `items`.
+    runs: HashMap<Vec<T>, (u32, u32)>,
+}
+
+impl<T: Copy + Eq + std::hash::Hash> Interned<T> {
+    /// The range of `items` holding `run` (appended unless an equal run is there already).
+    fn push(&mut self, run: Vec<T>) -> (u32, u32) {
+        if run.is_empty() {
+            return (0, 0);
+        }
+        if let Some(&range) = self.runs.get(&run) {
+            return range;
+        }
+        let start = self.items.len() as u32;
+        self.items.extend_from_slice(&run);
+        let range = (start, self.items.len() as u32);
+        self.runs.insert(run, range);
+        range
+    }
+}
+
 /// The lines of `facing GROUP` from every cell: a slide along the group's headings, as a royal
 /// piece's own slide would run (its own seams), each line ending where it would come back onto a
 /// cell it passed.
@@ -941,16 +985,17 @@ fn record_attacks(
     direct: &mut [BTreeMap<u8, Vec<CellId>>],
     sequences: &mut [Vec<(Vec<CellId>, u8)>],
 ) {
-    let mut seen = HashSet::default();
     for (j, &target) in r.cells.iter().enumerate() {
-        if !seen.insert(target) {
+        // A cell met again (a line round a closed surface) was recorded the first time.
+        if r.cells[..j].contains(&target) {
             continue;
         }
         if r.flags & ray::SLIDE == 0 && j > 0 {
             break;
         }
         // From the target back to the origin: the cells that must be empty, then the attacker.
-        let mut seq: Vec<CellId> = r.cells[..j].iter().rev().copied().collect();
+        let mut seq: Vec<CellId> = Vec::with_capacity(j + r.must_empty.len() + 1);
+        seq.extend(r.cells[..j].iter().rev());
         seq.extend(r.must_empty.iter().rev());
         seq.push(origin);
         if seq.len() == 1 {
@@ -962,6 +1007,13 @@ fn record_attacks(
             sequences[target].push((seq, ck));
         }
     }
+}
+
+/// A copy of `v` with room for one more item.
+fn grown<T: Copy>(v: &[T]) -> Vec<T> {
+    let mut g = Vec::with_capacity(v.len() + 1);
+    g.extend_from_slice(v);
+    g
 }
 
 /// Merges reversed sequences into a trie and flattens it into lines from root to leaf, each cell
@@ -1009,8 +1061,9 @@ fn lines(seqs: &[(Vec<CellId>, u8)]) -> Vec<(Vec<CellId>, Vec<u64>)> {
         if nodes[n].children.is_empty() {
             out.push((cells, masks));
         } else {
+            // Room for the cell each child adds.
             for &c in nodes[n].children.iter().rev() {
-                stack.push((c, cells.clone(), masks.clone()));
+                stack.push((c, grown(&cells), grown(&masks)));
             }
         }
     }

@@ -274,6 +274,15 @@ pub enum Hop {
     Next,
 }
 
+impl MoveRule {
+    /// Whether the rule's rays are the same for every side: it follows no side's direction and
+    /// its `onto` and `on` cells are the same for all (rays are then walked once, not per side).
+    pub fn same_for_every_side(&self) -> bool {
+        let same = |per_side: &Option<Vec<Vec<CellId>>>| per_side.as_ref().is_none_or(|o| o.iter().all(|cells| *cells == o[0]));
+        matches!(self.first, Dirs::Headings(_)) && same(&self.onto) && same(&self.origins)
+    }
+}
+
 #[derive(Debug, Clone)]
 pub enum Dirs {
     /// Explicit headings, each already rotated by its turns.

@@ -55,7 +55,16 @@ impl<'a> Ctx<'a> {
             let mut rs = Vec::new();
             let mut ms = Vec::new();
             let mut ats = Vec::new();
-            for piece in &v.pieces {
+            for (k, piece) in v.pieces.iter().enumerate() {
+                // A piece whose rules are the same for every side moves as the first side's.
+                if side > 0 && piece.rules.iter().all(|r| r.same_for_every_side()) {
+                    let first: &PerPieceCell<(usize, PathRay)> = &rays;
+                    rs.push(first[0][k].clone());
+                    let (m0, a0): (&PerPieceCell<CellId>, &PerPieceCell<CellId>) = (&moves, &attacks);
+                    ms.push(m0[0][k].clone());
+                    ats.push(a0[0][k].clone());
+                    continue;
+                }
                 let mut per_cell = Vec::with_capacity(ncells);
                 let mut m_cell = Vec::with_capacity(ncells);
                 let mut a_cell = Vec::with_capacity(ncells);
