@@ -8,7 +8,8 @@ sets of moves are compared in UCI coordinates as `orbis moves --json` gives them
 promotions `e7e8q` and Shogi's `c7c8+`, drops `P@e4`; castling as the king's move, which
 Fairy-Stockfish writes as king-takes-rook in Chess960; Janggi's pass as the general's move to its
 own cell, `e2e2`). Each position goes to both as FEN, without the moves before it: rules that look
-at earlier moves (two passes in a row) are compared by perft instead (scripts/fsf-perft.py). In Shogi, a pawn drop that checkmates
+at earlier moves (two passes in a row) are compared by perft instead (scripts/fsf-perft.py). In
+Shogi and Minishogi, a pawn drop that checkmates
 (uchifuzume) is left out of Fairy-Stockfish's set: it lists the drop as a legal move that loses,
 orbis's `drop P no-mate` forbids it; such drops are counted and reported. Prints one line per variant
 and the first differences; exits 1 if any position differs.
@@ -48,6 +49,7 @@ PAIRS = [
     ("examples/fairy/janggi.orbis", "janggi", [], False),
     ("examples/fairy/crazyhouse.orbis", "crazyhouse", [], False),
     ("examples/fairy/shogi.orbis", "shogi", [], False),
+    ("examples/fairy/minishogi.orbis", "minishogi", [], False),
     ("examples/fairy/loop.orbis", "loop", [], False),
     ("examples/fairy/chessgi.orbis", "chessgi", [], False),
 ]
@@ -67,9 +69,9 @@ def square(s):
 
 
 # Variants whose pawn drops may not mate in orbis (`no-mate`).
-NO_PAWN_DROP_MATE = {"shogi"}
-# Pawn drops that mate, left out of Fairy-Stockfish's moves (reported).
-pawn_drop_mates = []
+NO_PAWN_DROP_MATE = {"shogi", "minishogi"}
+# Pawn drops that mate, left out of Fairy-Stockfish's moves (reported), per variant.
+pawn_drop_mates = {}
 
 
 def fsf_moves(variant, fen, is960):
@@ -78,7 +80,7 @@ def fsf_moves(variant, fen, is960):
     for uci in sf.legal_moves(variant, fen, [], is960):
         if variant in NO_PAWN_DROP_MATE and uci.startswith("P@") and sf.gives_check(variant, fen, [uci]) \
                 and not sf.legal_moves(variant, sf.get_fen(variant, fen, [uci]), []):
-            pawn_drop_mates.append((fen, uci))
+            pawn_drop_mates.setdefault(variant, []).append((fen, uci))
             continue
         if is960:
             # King takes own rook: the king lands on the g- or c-file.
@@ -213,7 +215,7 @@ def main():
             failed |= differences > 0
             print("%-40s %-14s %6d positions, %d differ" % (path, variant, positions, differences))
             if variant in NO_PAWN_DROP_MATE:
-                print("    pawn drops that mate, listed by Fairy-Stockfish, forbidden in orbis: %d" % len(pawn_drop_mates))
+                print("    pawn drops that mate, listed by Fairy-Stockfish, forbidden in orbis: %d" % len(pawn_drop_mates.get(variant, [])))
             for e in examples:
                 print("    " + e)
     sys.exit(1 if failed else 0)

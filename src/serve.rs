@@ -10,7 +10,8 @@
 //! - `GET /`, `/app.js`, `/style.css`: the page.
 //! - `GET /api/variant`: the variant's name, sides, the start position (null: the setup), whether
 //!   the board can be turned round, and the engine's time limits.
-//! - `POST /api/view` `{"start": FEN|null, "moves": [...], "flip": bool}`: the game after the moves.
+//! - `POST /api/view` `{"start": FEN|null, "moves": [...], "flip": bool}`: the game after the moves
+//!   (with each side's pieces in hand in games that have hands).
 //! - `POST /api/engine` `{"start", "moves", "time_ms"}`: the engine's move there.
 
 use orbis_runtime::{Engine, GameView, MoveInfo, RequestError, Score, SearchLimits};
@@ -244,8 +245,27 @@ fn view(engine: &Engine, game: &GameRequest) -> Reply {
             "last": view.last.as_ref().map(move_json),
             "played": view.played,
             "legal": view.legal.iter().map(move_json).collect::<Vec<_>>(),
+            "hands": hands_json(&view),
         }),
     )
+}
+
+/// The sides' hands (empty when the game has none): per side its name and the pieces held,
+/// each with its symbol, name, count and figure (an `<svg>` as the board draws the piece).
+fn hands_json(view: &GameView) -> Value {
+    let hands = view.hands.iter().enumerate().map(|(side, hand)| {
+        let pieces = hand.pieces.iter().map(|p| {
+            let glyph = orbis_diagram::pieces::glyph(&p.name, p.symbol, side, &hand.side);
+            json!({
+                "symbol": p.symbol.to_string(),
+                "name": p.name,
+                "count": p.count,
+                "svg": format!("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 100 100\">{glyph}</svg>"),
+            })
+        });
+        json!({ "side": hand.side, "pieces": pieces.collect::<Vec<_>>() })
+    });
+    Value::Array(hands.collect())
 }
 
 fn engine_move(engine: &Engine, time: EngineTime, game: &GameRequest) -> Reply {
@@ -373,6 +393,28 @@ mod tests {
         let v: Value = serde_json::from_str(&handle(&e, &settings(), "GET", "/api/variant?x=1", b"").body).expect("JSON");
         assert_eq!(v["sides"], json!(["white", "black"]));
         assert_eq!(v["flippable"], true);
+    }
+
+    #[test]
+    fn the_view_shows_both_hands() {
+        let e = engine("examples/fairy/crazyhouse.orbis");
+        let (status, v) = post(&e, "/api/view", r#"{"moves": []}"#);
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(v["hands"], json!([{ "side": "white", "pieces": [] }, { "side": "black", "pieces": [] }]));
+        // After two pawn captures each side holds a pawn; a drop is among the legal moves.
+        let (status, v) = post(&e, "/api/view", r#"{"moves": ["e2e4", "d7d5", "e4d5", "d8d5"]}"#);
+        assert_eq!(status, 200, "{v}");
+        for (side, hand) in ["white", "black"].iter().zip(v["hands"].as_array().expect("hands")) {
+            assert_eq!(hand["side"], *side);
+            let pieces = hand["pieces"].as_array().expect("pieces");
+            assert_eq!(pieces.len(), 1, "{hand}");
+            assert_eq!((&pieces[0]["symbol"], &pieces[0]["name"], &pieces[0]["count"]), (&json!("P"), &json!("Pawn"), &json!(1)));
+            assert!(pieces[0]["svg"].as_str().expect("svg").starts_with("<svg"));
+        }
+        assert!(v["legal"].as_array().expect("legal").iter().any(|m| m["notation"] == "P@e4" && m["kind"] == "drop"));
+        // A game without hands has none.
+        let (_, v) = post(&engine("examples/orthodox.orbis"), "/api/view", r#"{"moves": []}"#);
+        assert_eq!(v["hands"], json!([]));
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! Pieces in hand and drops (docs/language.md, "Pieces in hand and drops"): Crazyhouse and Shogi
-//! against the slow reference generator from positions with pieces in hand, the rules a drop
+//! Pieces in hand and drops (docs/language.md, "Pieces in hand and drops"): Crazyhouse, Shogi and
+//! Minishogi against the slow reference generator from positions with pieces in hand, the rules a drop
 //! obeys (`not on`, `one-per-file`, `no-mate`), captures into the hand (`captured-as`),
 //! promotion from a `from-or-to` zone, the notation (FEN hands, `+P`, `Q~`, `P@e4`, `c7c8+`), and
 //! drops on a board without files (the 5x5 cube).
@@ -10,6 +10,7 @@ use common::reference::{from_general, perft};
 
 const CRAZYHOUSE: &str = "examples/fairy/crazyhouse.orbis";
 const SHOGI: &str = "examples/fairy/shogi.orbis";
+const MINISHOGI: &str = "examples/fairy/minishogi.orbis";
 
 /// The runtime and the reference count the same from `fen` to `depth`.
 fn agree(path: &str, fen: &str, depth: usize) {
@@ -45,6 +46,35 @@ fn shogi_hands_match_reference() {
     agree(SHOGI, "1ns4+B1/lr2gks2/+Np1p3pl/2Ngpp2p/8P/1P3P2L/2PPP1pP1/PBR2K1S1/L1S1GG1N1[PPp] b - - 0 26", 3);
     agree(SHOGI, "l1sg1k1nl/1r2gBs2/p1n2pPp1/1pp1p3p/9/2P1P4/PPNP1PpPP/LSB1GR2L/4K1SN1[Gp] b - - 0 26", 3);
     agree(SHOGI, "k8/2S6/1G7/9/4P4/9/9/9/4K4[PLp] w 0 1", 2);
+}
+
+/// Minishogi from the positions of tests/perft/fairy.txt with pieces in hand and promoted pieces.
+#[test]
+fn minishogi_hands_match_reference() {
+    agree(MINISHOGI, "5/1+B1sk/P4/+B2g1/KGS2[PRr] w - - 0 17", 3);
+    agree(MINISHOGI, "1b3/4k/+R2ps/2Bg1/K3+p[GSR] b - - 0 26", 3);
+    agree(MINISHOGI, "4k/2S2/3G1/5/K4[Pp] w 0 1", 3);
+}
+
+/// Minishogi's rules on its 5x5 board: the zone is the last rank (promotion optional entering or
+/// leaving it, compulsory for a pawn reaching it), no pawn drop there, nifu, uchifuzume.
+#[test]
+fn minishogi_promotes_and_drops_as_fairy_stockfish() {
+    let engine = common::engine(MINISHOGI);
+    let moves = |fen: &str, from: &str| -> Vec<String> { notations(&engine, fen).into_iter().filter(|m| m[1..].starts_with(from)).collect() };
+    // A silver leaving the last rank may promote; a pawn reaching it must.
+    assert_eq!(moves("k4/5/5/5/2S1K[] w 0 1", "c1"), ["Sc1-b2", "Sc1-c2", "Sc1-d2"]);
+    assert_eq!(moves("2S1k/5/5/5/4K[] w 0 1", "c5"), ["Sc5-b4", "Sc5-b4=V", "Sc5-d4", "Sc5-d4=V"]);
+    assert_eq!(moves("4k/P4/5/5/4K[] w 0 1", "a4"), ["Pa4-a5=T"]);
+    let moves = notations(&engine, "4k/2S2/3G1/5/K4[Pp] w 0 1");
+    assert!(!moves.contains(&"P@e4".to_string()), "a pawn drop that mates");
+    assert!(moves.contains(&"P@e3".to_string()));
+    assert!(!moves.iter().any(|m| m.starts_with("P@") && m.ends_with('5')), "no pawn drop on the last rank");
+    assert!(!notations(&engine, "4k/5/5/P4/K4[P] w 0 1").iter().any(|m| m.starts_with("P@a")), "nifu");
+    // Fairy-Stockfish's start, and its promotion and drop forms.
+    assert_eq!(engine.position_text(Some("rbsgk/4p/5/P4/KGSBR[-] w 0 1")).unwrap(), engine.position_text(None).unwrap());
+    let after = engine.play(Some("k4/2S2/5/5/4K[P] w 0 1"), &["c4b5+", "a5b5", "P@a3"]).unwrap();
+    assert_eq!(after, "1k3/5/P4/5/4K[s] b - - 1 2");
 }
 
 fn notations(engine: &orbis_runtime::Engine, fen: &str) -> Vec<String> {

@@ -196,3 +196,16 @@ fn selfplay_reports_the_balance() {
     assert!(text.ok().stdout.contains("2 games of Orthodox chess"), "{}", text.stdout);
     common::cli::orbis(&["selfplay", "examples/cube/cube-8x8-four-player.orbis"]).fails_with(&["two sides"]);
 }
+
+#[test]
+fn the_hands_are_shown_and_a_drop_is_typed() {
+    // Crazyhouse: two pawn captures put a pawn in each hand; white drops its pawn on e4.
+    let (code, out, err) = play(&["examples/fairy/crazyhouse.orbis"], "e2e4\nd7d5\ne4d5\nd8d5\nP@e4\n");
+    assert_eq!(code, Some(0), "{err}");
+    let boards: Vec<&str> = out.split("Crazyhouse — ").collect();
+    assert!(boards[5].starts_with("given position (in hand: white P, black P)"), "{}", boards[5]);
+    let dropped = boards[6];
+    assert!(dropped.starts_with("given position (in hand: black P)"), "{dropped}");
+    assert!(dropped.contains("4 │    ·     · (P) ·     · │ 4"), "{dropped}");
+    assert!(dropped.contains("last move: P@e4"), "{dropped}");
+}

@@ -1,6 +1,7 @@
 //! `orbis serve` in a real headless Chromium, used as a person uses it: load the page, click a
 //! pawn and see its destinations, move, get the engine's reply, play through to a mate, promote
-//! through the chooser, turn the board round, and play on the soccer ball. Screenshots go to
+//! through the chooser, turn the board round, play on the soccer ball, and drop from Crazyhouse's
+//! hands. Screenshots go to
 //! `target/web-screenshots/` (look at them).
 //!
 //! Chromium is Debian's `chromium` (`/usr/bin/chromium`, or the path in `ORBIS_CHROMIUM`), driven
@@ -245,4 +246,33 @@ fn the_soccer_ball_is_played_by_clicks() {
     assert_eq!(moves_listed(&tab).len(), 2, "the engine replied on the ball");
     let shot = screenshot(&tab, "soccer-ball.png");
     assert!(Path::new(&shot).exists());
+}
+
+#[test]
+fn crazyhouse_shows_both_hands_and_drops_from_them() {
+    let Some(browser) = browser() else { return };
+    let server = Server::start("examples/fairy/crazyhouse.orbis", &[]);
+    let tab = open(&browser, &server);
+    eval(&tab, "document.getElementById('engine-side').value = ''");
+    settle(&tab, 0);
+    let hands = |tab: &Tab| text(tab, "[...document.querySelectorAll('#hands .hand')].map(h => h.dataset.side + ':' + [...h.querySelectorAll('.held')].map(b => b.dataset.symbol + b.dataset.count).join(',')).join(' ')");
+    assert_eq!(hands(&tab), "white: black:");
+    // Two captures: each side holds a pawn.
+    for (i, (from, to)) in [("e2", "e4"), ("d7", "d5"), ("e4", "d5"), ("d8", "d5")].into_iter().enumerate() {
+        click_cell(&tab, from);
+        click_cell(&tab, to);
+        settle(&tab, i + 1);
+    }
+    assert_eq!(hands(&tab), "white:P1 black:P1");
+    assert_eq!(text(&tab, "document.getElementById('hands').hidden"), "false");
+    // The side to move's pawn in hand: its drops are shown, then one is played.
+    tab.find_element("#hands .hand[data-side='white'] .held[data-symbol='P']").expect("white's pawn").click().expect("click");
+    let cells = destinations(&tab);
+    assert!(cells.contains(&"e4".to_string()) && !cells.iter().any(|c| c.ends_with('1') || c.ends_with('8')), "{cells:?}");
+    screenshot(&tab, "crazyhouse-hands.png");
+    click_cell(&tab, "e4");
+    settle(&tab, 5);
+    assert_eq!(moves_listed(&tab).last().map(String::as_str), Some("P@e4"));
+    assert_eq!(hands(&tab), "white: black:P1");
+    screenshot(&tab, "crazyhouse-dropped.png");
 }

@@ -37,4 +37,4 @@ pub use perft::{Perft, PerftTable};
 pub use position::{Move, MoveKind, Position};
 pub use search::{Score, SearchLimits, SearchResult, Searcher};
 pub use tables::Tables;
-pub use view::GameView;
+pub use view::{GameView, Hand, Held};

@@ -25,6 +25,25 @@ pub struct GameView {
     pub played: Vec<String>,
     /// The legal moves, sorted by notation; none once the game is over.
     pub legal: Vec<MoveInfo>,
+    /// Each side's pieces in hand, in side order; empty when the game has no hands (no drops,
+    /// no crowning).
+    pub hands: Vec<Hand>,
+}
+
+/// The pieces one side holds in its hand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hand {
+    pub side: String,
+    /// The kinds held, in the variant's order of kinds, with how many of each (none held: empty).
+    pub pieces: Vec<Held>,
+}
+
+/// One kind of piece in a hand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Held {
+    pub name: String,
+    pub symbol: char,
+    pub count: u8,
 }
 
 impl GameView {
@@ -56,6 +75,19 @@ impl Engine {
                 legal = moves.into_iter().map(|m| info(g, &pos, m)).collect();
                 legal.sort_by(|a: &MoveInfo, b: &MoveInfo| a.notation.cmp(&b.notation));
             }
+            let hands = if g.hands.is_none() && !g.tables.kinds.iter().any(|k| !k.crowns.is_empty()) {
+                Vec::new()
+            } else {
+                (0..g.sides)
+                    .map(|s| Hand {
+                        side: g.tables.sides[s].name.clone(),
+                        pieces: (0..g.kinds)
+                            .filter(|&k| pos.hand[s * g.kinds + k] > 0)
+                            .map(|k| Held { name: g.tables.kinds[k].name.clone(), symbol: g.tables.kinds[k].symbol, count: pos.hand[s * g.kinds + k] })
+                            .collect(),
+                    })
+                    .collect()
+            };
             Ok(GameView {
                 text: pos.to_text(g),
                 status: describe(status, g, pos.out),
@@ -64,6 +96,7 @@ impl Engine {
                 last,
                 played,
                 legal,
+                hands,
             })
         })
     }

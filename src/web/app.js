@@ -6,6 +6,7 @@ const game = { start: null, moves: [], flip: false };
 let variant = null;     // /api/variant
 let view = null;        // the last /api/view answer
 let selected = null;    // the cell whose moves are shown
+let selectedHand = null; // or the symbol of the hand's piece whose drops are shown
 let busy = false;       // a request is on its way
 
 const $ = (id) => document.getElementById(id);
@@ -46,6 +47,7 @@ async function refresh() {
     return;
   }
   selected = null;
+  selectedHand = null;
   render();
   setBusy(false);
   await engineTurn();
@@ -56,6 +58,7 @@ function render() {
   for (const cell of document.querySelectorAll("#board .cell")) {
     cell.addEventListener("click", () => clickCell(cell.dataset.cell));
   }
+  renderHands();
   const list = $("move-list");
   list.innerHTML = "";
   view.played.forEach((m) => {
@@ -79,11 +82,69 @@ function render() {
   document.body.dataset.over = String(view.over);
 }
 
+// The moves from the hand of the side to move that bring the piece `symbol` in (`P@e4`).
+function handMoves(symbol) {
+  return view.legal.filter((m) => (m.kind === "drop" || m.kind === "crown") && m.notation.startsWith(`${symbol}@`));
+}
+
+// Each side's pieces in hand with their counts; the side to move's are buttons that show where
+// the piece may be dropped.
+function renderHands() {
+  const box = $("hand-rows");
+  box.innerHTML = "";
+  $("hands").hidden = view.hands.length === 0;
+  for (const hand of view.hands) {
+    const row = document.createElement("div");
+    row.className = "hand";
+    row.dataset.side = hand.side;
+    const name = document.createElement("span");
+    name.className = "hand-side";
+    name.textContent = hand.side;
+    row.appendChild(name);
+    if (hand.pieces.length === 0) {
+      const none = document.createElement("span");
+      none.className = "hand-empty";
+      none.textContent = "no pieces in hand";
+      row.appendChild(none);
+    }
+    for (const piece of hand.pieces) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "held";
+      button.dataset.symbol = piece.symbol;
+      button.dataset.count = String(piece.count);
+      button.title = `${piece.name} × ${piece.count}`;
+      button.innerHTML = `${piece.svg}<span class="count">${piece.count}</span>`;
+      button.disabled = view.over || hand.side !== view.to_move || handMoves(piece.symbol).length === 0;
+      button.addEventListener("click", () => clickHand(piece.symbol));
+      row.appendChild(button);
+    }
+    box.appendChild(row);
+  }
+}
+
+function clickHand(symbol) {
+  if (busy || !view || view.over) return;
+  if (engineSide() === view.to_move) return;
+  const again = selectedHand === symbol;
+  showMoves(null);
+  if (again) return;
+  selectedHand = symbol;
+  for (const m of handMoves(symbol)) {
+    const el = document.querySelector(`#board .cell[data-cell="${CSS.escape(m.to)}"]`);
+    if (el) el.classList.add("dest");
+  }
+  const button = document.querySelector(`#hands .hand[data-side="${CSS.escape(view.to_move)}"] .held[data-symbol="${CSS.escape(symbol)}"]`);
+  if (button) button.classList.add("selected");
+}
+
 function showMoves(cell) {
   for (const el of document.querySelectorAll("#board .cell")) {
     el.classList.remove("selected", "dest");
   }
+  for (const el of document.querySelectorAll("#hands .held")) el.classList.remove("selected");
   selected = cell;
+  selectedHand = null;
   if (cell === null) return;
   for (const m of view.legal.filter((m) => m.from === cell)) {
     const el = document.querySelector(`#board .cell[data-cell="${CSS.escape(m.to)}"]`);
@@ -96,6 +157,12 @@ function showMoves(cell) {
 function clickCell(cell) {
   if (busy || !view || view.over) return;
   if (engineSide() === view.to_move) return;
+  // A piece chosen in the hand goes to the cell clicked, if it may.
+  if (selectedHand !== null) {
+    const drop = handMoves(selectedHand).find((m) => m.to === cell);
+    showMoves(null);
+    if (drop) return play(drop.notation);
+  }
   // A drop (`P@e4`): clicking an empty cell the hand's pieces may go to offers them, unless the
   // selected piece moves there.
   const drops = view.legal.filter((m) => m.kind === "drop" && m.to === cell);
