@@ -880,28 +880,8 @@ fn facing_lines(v: &Variant) -> Vec<(u16, Vec<u16>)> {
         return Vec::new();
     }
     let rule = crate::model::MoveRule {
-        mode: Mode::Both,
-        initial: false,
-        leap: false,
-        en_passant_target: false,
-        en_passant: false,
-        across_transit: false,
-        ride: false,
-        span: Default::default(),
-        text: String::new(),
-        first: crate::model::Dirs::Headings(v.rules.facing.clone()),
         first_slides: true,
-        first_avoid: 0,
-        first_avoid_cells: Vec::new(),
-        first_bending: Vec::new(),
-        distance: None,
-        wind: None,
-        onto: None,
-        hop: None,
-        over: None,
-        takes: None,
-        legs: Vec::new(),
-        origins: None,
+        ..crate::model::MoveRule::along(crate::model::Dirs::Headings(v.rules.facing.clone()), Default::default())
     };
     let mut out = Vec::new();
     for origin in 0..v.board.cells.len() {

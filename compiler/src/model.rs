@@ -275,6 +275,36 @@ pub enum Hop {
 }
 
 impl MoveRule {
+    /// A rule of one leg along `first` (a step, or a slide with `first_slides`), moving or
+    /// capturing, with nothing else: the start of rules built rather than parsed (`betza`, the
+    /// lines of `facing`).
+    pub fn along(first: Dirs, span: orbis_grammar::ast::Span) -> MoveRule {
+        MoveRule {
+            mode: Mode::Both,
+            initial: false,
+            leap: false,
+            en_passant_target: false,
+            en_passant: false,
+            across_transit: false,
+            ride: false,
+            span,
+            text: String::new(),
+            first,
+            first_slides: false,
+            first_avoid: 0,
+            first_avoid_cells: Vec::new(),
+            first_bending: Vec::new(),
+            distance: None,
+            wind: None,
+            onto: None,
+            hop: None,
+            over: None,
+            takes: None,
+            legs: Vec::new(),
+            origins: None,
+        }
+    }
+
     /// Whether the rule's rays are the same for every side: it follows no side's direction and
     /// its `onto` and `on` cells are the same for all (rays are then walked once, not per side).
     pub fn same_for_every_side(&self) -> bool {

@@ -249,25 +249,9 @@ impl Frontend {
                     mode,
                     initial: i.is_some(),
                     leap: n.is_none() && !turns.is_empty(),
-                    en_passant_target: false,
                     en_passant: e.is_some(),
-                    across_transit: false,
-                    ride: false,
-                    span: r.span,
-                    text: String::new(),
-                    first,
-                    first_slides: false,
-                    first_avoid: 0,
-                    first_avoid_cells: Vec::new(),
-                    first_bending: Vec::new(),
-                    distance: None,
-                    wind: None,
-                    onto: None,
-                    hop: None,
-                    over: None,
-                    takes: None,
                     legs: turns.iter().map(|&t| leg(t)).collect(),
-                    origins: None,
+                    ..model::MoveRule::along(first, r.span)
                 };
                 let single = turns.is_empty();
                 if let Some(hop) = hop {
