@@ -91,3 +91,22 @@ fn bikjang() {
     assert_eq!(status, "ongoing");
     agree(open, &["e4d4"], 2);
 }
+
+/// `pass` is no Janggi-only rule: added to Crowned Chess (crowning from the hand, stacks) and to
+/// the 5x5 cube, it adds one move to every position not in check, and the runtime counts as the
+/// reference generator does.
+#[test]
+fn passing_on_other_boards() {
+    for (path, depth) in [("examples/stacks/crowned-chess.orbis", 3), ("examples/cube/cube-5x5.orbis", 2)] {
+        let text = std::fs::read_to_string(common::root().join(path)).unwrap();
+        let with_pass = if text.contains("\nrules {") { text.replacen("\nrules {", "\nrules {\n  pass", 1) } else { text + "\nrules { pass }\n" };
+        let v = common::variant_from(path, &with_pass);
+        let engine = orbis_runtime::Engine::new(orbis_compiler::lower::lower(&v)).unwrap();
+        let without = common::engine(path);
+        assert_eq!(engine.perft(None, 1).unwrap(), without.perft(None, 1).unwrap() + 1, "{path}");
+        let p = common::reference::start(&v);
+        for d in 1..=depth {
+            assert_eq!(engine.perft(None, d).unwrap(), perft(&v, &p, d), "{path} perft({d})");
+        }
+    }
+}

@@ -664,6 +664,7 @@ impl<B: CellSet> Position<B> {
         }
         if game.stacks && self.crown_moves(game, out) {
             self.keep_legal_by_playing(game, out, start);
+            self.push_pass(game, out);
             return;
         }
         // Crowning moves (and moves off stacks) are judged by playing them.
@@ -686,11 +687,14 @@ impl<B: CellSet> Position<B> {
                 }
             }
         }
-        if game.passing.as_ref().is_some_and(|p| p.pass) {
-            let pass = self.pass_move(game);
-            if l.as_ref().is_none_or(|l| self.is_legal(game, l, pass)) {
-                out.push(pass);
-            }
+        self.push_pass(game, out);
+    }
+
+    /// Adds the pass where the rules allow one (`pass`): not in check, unless royal pieces face
+    /// each other (`facing`).
+    fn push_pass(&mut self, game: &Game<B>, out: &mut Vec<Move>) {
+        if game.passing.as_ref().is_some_and(|p| p.pass) && (self.royals_face(game) || !self.in_check(game, self.to_move)) {
+            out.push(self.pass_move(game));
         }
     }
 
