@@ -31,7 +31,7 @@ pub struct Session<'e> {
 
 const HELP: &str = "\
 commands:
-  MOVE             play a move: its notation (Ng1-f3, Pe7-e8=Q, O-O, K@Rz2) or short (g1f3, e7e8=Q)
+  MOVE             play a move: its notation (Ng1-f3, Pe7-e8=Q, O-O, K@Rz2, pass) or short (g1f3, e7e8=Q)
   moves [CELL]     the legal moves (of the piece on CELL)
   undo / redo      take back the last move / play it again
   new              start again from the start position

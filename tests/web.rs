@@ -228,6 +228,26 @@ fn promotion_offers_a_choice() {
     screenshot(&tab, "orthodox-promotion.png");
 }
 
+/// Janggi's pass has no cell to click: a button offers it while it is legal, and two passes end
+/// the game.
+#[test]
+fn janggi_passes_by_a_button() {
+    let Some(browser) = browser() else { return };
+    let server = Server::start("examples/fairy/janggi.orbis", &[]);
+    let tab = open(&browser, &server);
+    eval(&tab, "document.getElementById('engine-side').value = ''");
+    settle(&tab, 0);
+    assert_eq!(text(&tab, "document.getElementById('pass').hidden"), "false");
+    screenshot(&tab, "janggi-pass.png");
+    tab.find_element("#pass").expect("the pass button").click().expect("click");
+    settle(&tab, 1);
+    assert_eq!(moves_listed(&tab), ["pass"]);
+    tab.find_element("#pass").expect("the pass button").click().expect("click");
+    settle(&tab, 2);
+    assert_eq!(text(&tab, "document.getElementById('status').textContent"), "Game over: draw: both sides passed");
+    assert_eq!(text(&tab, "document.getElementById('pass').hidden"), "true");
+}
+
 #[test]
 fn the_soccer_ball_is_played_by_clicks() {
     let Some(browser) = browser() else { return };

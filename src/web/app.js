@@ -78,6 +78,8 @@ function render() {
     status.textContent = `${view.to_move} to move`;
   }
   $("chooser").hidden = true;
+  // A pass (`rules { pass }`) has no cell to click: a button, while it is legal for the player.
+  $("pass").hidden = view.over || engineSide() === view.to_move || !view.legal.some((m) => m.kind === "pass");
   document.body.dataset.moves = String(view.played.length);
   document.body.dataset.over = String(view.over);
 }
@@ -249,6 +251,10 @@ async function start() {
   $("flip").addEventListener("click", () => { if (!busy) { game.flip = !game.flip; refresh(); } });
   $("new").addEventListener("click", () => { if (!busy) { game.moves = []; refresh(); } });
   $("undo").addEventListener("click", undo);
+  $("pass").addEventListener("click", () => {
+    const pass = view && view.legal.find((m) => m.kind === "pass");
+    if (!busy && pass) play(pass.notation);
+  });
   await refresh();
 }
 
