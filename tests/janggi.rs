@@ -110,3 +110,23 @@ fn passing_on_other_boards() {
         }
     }
 }
+
+/// The general notation's `pass=` is checked against the rules and the position.
+#[test]
+fn pass_field_is_checked() {
+    let engine = common::engine(JANGGI);
+    let start = engine.general_text(None).unwrap();
+    for (field, error) in [
+        ("pass=facing", "no royal pieces face each other"),
+        ("pass=often", "is not last, twice or facing"),
+    ] {
+        let err = engine.general_text(Some(&format!("{start} {field}"))).unwrap_err().to_string();
+        assert!(err.contains(error), "{field}: {err}");
+    }
+    let twice = engine.general_text(Some(&format!("{start} pass=twice"))).unwrap();
+    assert!(notations(&engine, &twice).is_empty());
+    let orthodox = common::engine("examples/orthodox.orbis");
+    let start = orthodox.general_text(None).unwrap();
+    let err = orthodox.general_text(Some(&format!("{start} pass=last"))).unwrap_err().to_string();
+    assert!(err.contains("no `pass` or `facing` rule"), "{err}");
+}
