@@ -130,3 +130,14 @@ fn pass_field_is_checked() {
     let err = orthodox.general_text(Some(&format!("{start} pass=last"))).unwrap_err().to_string();
     assert!(err.contains("no `pass` or `facing` rule"), "{err}");
 }
+
+/// A pass in check while the generals face each other ends the game; the position after it, with
+/// the side that passed still in check, reads back (random games found it refused once).
+#[test]
+fn a_pass_in_check_while_facing_reads_back() {
+    let engine = common::engine(JANGGI);
+    let (after, status) = engine.play_status(Some("4k4/9/9/9/9/9/9/9/r3K4/9 w - - 0 1"), &["pass"]).unwrap();
+    assert_eq!(status, "draw: the royal pieces still face each other (a pass while facing)");
+    assert!(after.contains("pass=facing"), "{after}");
+    assert_eq!(engine.general_text(Some(&after)).unwrap(), after);
+}

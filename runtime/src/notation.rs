@@ -708,7 +708,10 @@ impl<B: CellSet> Position<B> {
         // The side that moved last left no royal piece attacked. Under `eliminated remove` a side
         // going out may uncover an attack on it, so once a side is out that is not checked.
         let last = self.previous_live(game, self.to_move);
-        if last != self.to_move && !(removed && self.out != 0) && self.in_check(game, last) {
+        // A pass while royal pieces face each other is legal in check, and ends the game
+        // (`facing`): the side that passed may be in check then.
+        let passed_in_check = self.passes == crate::passing::ENDED_FACING;
+        if last != self.to_move && !(removed && self.out != 0) && !passed_in_check && self.in_check(game, last) {
             return err(if game.sides == 2 {
                 format!("{} is in check but it is not their turn", name(last))
             } else {
