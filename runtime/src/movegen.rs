@@ -636,6 +636,28 @@ impl<B: CellSet> Position<B> {
         }
     }
 
+    /// The legal moves of the piece `ck` on `from` to the cells `t` (judged by set: in check,
+    /// only those of `stops`), promotions counted as [`Position::push`] lists them.
+    #[inline(always)]
+    fn count_by_set(&self, game: &Game<B>, ck: usize, from: usize, t: B, stops: Option<B>, promotion: Option<&crate::game::Promotion<B>>) -> u64 {
+        if t.is_empty() {
+            return 0;
+        }
+        let t = stops.map_or(t, |s| t.and(s));
+        let mut n = t.count() as u64;
+        if let Some(p) = promotion.filter(|p| p.zone.intersects(t) || p.from.has(from)) {
+            // As `push`: a move into the zone (or out of a `from-or-to` zone) is one move per
+            // choice still open (`captured` choices while the side has lost one), plus the move
+            // without promotion on the zone's optional cells and off the zone.
+            let side = ck / game.kinds;
+            let open = p.choices.iter().zip(&p.limit).filter(|&(&c, &limit)| self.choice_open(game, side, c, limit)).count() as u64;
+            let promoting = if p.from.has(from) { t } else { t.and(p.zone) };
+            let optional = promoting.and_not(p.zone.and_not(p.optional)).count() as u64;
+            n = n - promoting.count() as u64 + promoting.count() as u64 * open + optional;
+        }
+        n
+    }
+
     /// Keeps the moves of `out` from `start` on that are legal.
     fn keep_legal(&mut self, game: &Game<B>, l: &Legality<B>, out: &mut Vec<Move>, start: usize) {
         let mut i = start;
@@ -742,24 +764,10 @@ impl<B: CellSet> Position<B> {
                 let (targets, sets_ep, stationary) = self.piece_moves(game, ck, from, enemy, !by_set, scratch);
                 if by_set {
                     // A move that sets en-passant cells is a move of its own, even to a cell
-                    // another ray of the piece reaches.
-                    for t in [targets, sets_ep] {
-                        if t.is_empty() {
-                            continue;
-                        }
-                        let t = stops.map_or(t, |s| t.and(s));
-                        n += t.count() as u64;
-                        if let Some(p) = promotion.filter(|p| p.zone.intersects(t) || p.from.has(from)) {
-                            // As `push`: a move into the zone (or out of a `from-or-to` zone) is
-                            // one move per choice still open (`captured` choices while the side
-                            // has lost one), plus the move without promotion on the zone's
-                            // optional cells and off the zone.
-                            let side = ck / game.kinds;
-                            let open = p.choices.iter().zip(&p.limit).filter(|&(&c, &limit)| self.choice_open(game, side, c, limit)).count() as u64;
-                            let promoting = if p.from.has(from) { t } else { t.and(p.zone) };
-                            let optional = promoting.and_not(p.zone.and_not(p.optional)).count() as u64;
-                            n = n - promoting.count() as u64 + promoting.count() as u64 * open + optional;
-                        }
+                    // another ray of the piece reaches (only pieces with such moves have any).
+                    n += self.count_by_set(game, ck, from, targets, stops, promotion);
+                    if !sets_ep.is_empty() {
+                        n += self.count_by_set(game, ck, from, sets_ep, stops, promotion);
                     }
                 } else if lone_royal == Some(from) && promotion.is_none() {
                     // The lone royal piece: each plain move is legal iff its destination is safe.
