@@ -590,12 +590,11 @@ impl<B: CellSet> Position<B> {
     /// Whether the pseudo-legal `mv` is legal, as `l` (this position's) judges it.
     fn is_legal(&mut self, game: &Game<B>, l: &Legality<B>, mv: Move) -> bool {
         let us = self.to_move;
-        if mv.kind == MoveKind::Pass {
-            return l.facing || !l.in_check;
-        }
         if l.facing {
+            // Playing the move records whether the royal pieces still face each other
+            // (`passes`); the pass is added apart (`push_pass`).
             let undo = self.make_move(game, mv);
-            let ok = !self.in_check(game, us) && !self.royals_face(game);
+            let ok = !self.in_check(game, us) && self.passes != crate::passing::ENDED_FACING;
             self.unmake(game, &undo);
             return ok;
         }
