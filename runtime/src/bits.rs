@@ -8,6 +8,10 @@
 /// A set of cell indices below `CAPACITY`.
 pub trait CellSet: Copy + Eq + Default + std::fmt::Debug + Send + Sync + 'static {
     const CAPACITY: usize;
+    /// Word `k` of the set: cells `64 * k` to `64 * k + 63` as bits (`k` below `CAPACITY / 64`).
+    fn word(&self, k: usize) -> u64;
+    /// Adds the cells `64 * k + b` for every bit `b` of `bits`.
+    fn or_word(&mut self, k: usize, bits: u64);
     fn has(&self, i: usize) -> bool;
     fn insert(&mut self, i: usize);
     fn remove(&mut self, i: usize);
@@ -62,6 +66,15 @@ macro_rules! native_set {
     ($t:ty, $bits:expr) => {
         impl CellSet for $t {
             const CAPACITY: usize = $bits;
+            #[inline(always)]
+            fn word(&self, k: usize) -> u64 {
+                // `k` is 0 for `u64`, 0 or 1 for `u128`.
+                (*self >> ((k * 64) & ($bits - 1))) as u64
+            }
+            #[inline(always)]
+            fn or_word(&mut self, k: usize, bits: u64) {
+                *self |= (bits as $t) << ((k * 64) & ($bits - 1));
+            }
             #[inline(always)]
             fn has(&self, i: usize) -> bool {
                 (*self >> i) & 1 != 0
@@ -134,7 +147,7 @@ pub struct Wide<const W: usize>(pub [u64; W]);
 
 impl<const W: usize> Wide<W> {
     #[inline(always)]
-    fn word(i: usize) -> usize {
+    fn index(i: usize) -> usize {
         if W.is_power_of_two() {
             (i >> 6) & (W - 1)
         } else {
@@ -152,16 +165,24 @@ impl<const W: usize> Default for Wide<W> {
 impl<const W: usize> CellSet for Wide<W> {
     const CAPACITY: usize = 64 * W;
     #[inline]
+    fn word(&self, k: usize) -> u64 {
+        self.0[Self::index(k << 6)]
+    }
+    #[inline]
+    fn or_word(&mut self, k: usize, bits: u64) {
+        self.0[Self::index(k << 6)] |= bits;
+    }
+    #[inline]
     fn has(&self, i: usize) -> bool {
-        (self.0[Self::word(i)] >> (i & 63)) & 1 != 0
+        (self.0[Self::index(i)] >> (i & 63)) & 1 != 0
     }
     #[inline]
     fn insert(&mut self, i: usize) {
-        self.0[Self::word(i)] |= 1 << (i & 63);
+        self.0[Self::index(i)] |= 1 << (i & 63);
     }
     #[inline]
     fn remove(&mut self, i: usize) {
-        self.0[Self::word(i)] &= !(1 << (i & 63));
+        self.0[Self::index(i)] &= !(1 << (i & 63));
     }
     #[inline]
     fn and(mut self, o: Self) -> Self {
@@ -224,7 +245,7 @@ impl<const W: usize> CellSet for Wide<W> {
     #[inline]
     fn below(i: usize) -> Self {
         let mut s = [0; W];
-        let w = Self::word(i);
+        let w = Self::index(i);
         for (k, word) in s.iter_mut().enumerate() {
             *word = if k < w { !0 } else if k == w { (1u64 << (i & 63)) - 1 } else { 0 };
         }
@@ -233,7 +254,7 @@ impl<const W: usize> CellSet for Wide<W> {
     #[inline]
     fn above(i: usize) -> Self {
         let mut s = [0; W];
-        let w = Self::word(i);
+        let w = Self::index(i);
         for (k, word) in s.iter_mut().enumerate() {
             *word = if k > w { !0 } else if k == w { (!0u64 << (i & 63)) << 1 } else { 0 };
         }
@@ -256,6 +277,13 @@ mod tests {
         assert!(s.intersects(B::single(B::CAPACITY - 1)));
         assert!(B::default().is_empty());
         assert_eq!((s.lowest(), s.highest()), (0, B::CAPACITY - 1));
+        for k in 0..B::CAPACITY / 64 {
+            let bits = s.word(k);
+            assert_eq!(bits.count_ones(), cells.iter().filter(|&&c| c / 64 == k).count() as u32);
+            let mut t = B::default();
+            t.or_word(k, bits);
+            assert_eq!(t, s.and(B::from_cells(k * 64..k * 64 + 64)));
+        }
         for i in [0, 1, 40, 63, 64.min(B::CAPACITY - 1), B::CAPACITY - 1] {
             assert_eq!(B::below(i).iter().collect::<Vec<_>>(), (0..i).collect::<Vec<_>>());
             assert_eq!(B::above(i).iter().collect::<Vec<_>>(), (i + 1..B::CAPACITY).collect::<Vec<_>>());

@@ -21,14 +21,34 @@ pub struct Ray<B> {
     pub segments: (u32, u32),
 }
 
-/// A run of a ray's or a line's cells whose indices rise (`up`) or fall all along it, so that
-/// the first occupied cell of the run is the lowest or highest member of `set & occupied`: rays
-/// and lines are followed run by run with a few word operations rather than cell by cell (on a
-/// grid every line is one run; on other boards a line is cut wherever the numbering turns).
+/// A run of a ray's or a line's cells whose indices rise (`up`) or fall all along it, within one
+/// word of a cell set, so that the first occupied cell of the run is the lowest or highest bit of
+/// `mask & occupied.word(word)`: rays and lines are followed run by run with a few operations on
+/// one word rather than cell by cell, whatever the board's width (on a grid of up to 64 cells every
+/// line is one run; elsewhere a line is cut wherever the numbering turns or crosses a word).
 #[derive(Clone, Copy, Debug)]
-pub struct Segment<B> {
-    pub set: B,
+pub struct Segment {
+    pub mask: u64,
+    pub word: u8,
     pub up: bool,
+}
+
+impl Segment {
+    /// With `occupied`, the bits of the run's word: the run's cells passed before the first
+    /// occupied one (all of them when none is), and that cell's bit.
+    #[inline(always)]
+    pub fn walk(&self, occupied: u64) -> (u64, Option<u32>) {
+        let hit = self.mask & occupied;
+        if hit == 0 {
+            (self.mask, None)
+        } else if self.up {
+            let b = hit.trailing_zeros();
+            (self.mask & ((1u64 << b) - 1), Some(b))
+        } else {
+            let b = 63 - hit.leading_zeros();
+            (self.mask & ((!0u64 << b) << 1), Some(b))
+        }
+    }
 }
 
 /// A piece's moves from one cell, sorted for generation (built from its rays when the game is
@@ -50,9 +70,8 @@ pub struct PieceMoves<B> {
 /// One run of a plain slide (see [`Segment`]): `next` is the index of the next slide's first
 /// run, where generation goes on once this slide is blocked.
 #[derive(Clone, Copy, Debug)]
-pub struct SlideRun<B> {
-    pub set: B,
-    pub up: bool,
+pub struct SlideRun {
+    pub run: Segment,
     pub quiet: bool,
     pub capture: bool,
     pub next: u32,
@@ -67,17 +86,20 @@ pub struct Special {
     pub flags: u8,
 }
 
-/// Cuts `cells` into runs of rising or falling indices, appended to `out`; returns their range.
-fn segments_of<B: CellSet>(cells: &[u16], out: &mut Vec<Segment<B>>) -> (u32, u32) {
+/// Cuts `cells` into runs of rising or falling indices within one word, appended to `out`;
+/// returns their range.
+fn segments_of(cells: &[u16], out: &mut Vec<Segment>) -> (u32, u32) {
     let start = out.len();
+    let word = |c: u16| c / 64;
     let mut i = 0;
     while i < cells.len() {
         let up = i + 1 < cells.len() && cells[i + 1] > cells[i];
         let mut j = i + 1;
-        while j < cells.len() && (if up { cells[j] > cells[j - 1] } else { cells[j] < cells[j - 1] }) {
+        while j < cells.len() && word(cells[j]) == word(cells[i]) && (if up { cells[j] > cells[j - 1] } else { cells[j] < cells[j - 1] }) {
             j += 1;
         }
-        out.push(Segment { set: B::from_cells(cells[i..j].iter().map(|&c| c as usize)), up });
+        let mask = cells[i..j].iter().fold(0u64, |m, &c| m | 1 << (c % 64));
+        out.push(Segment { mask, word: word(cells[i]) as u8, up });
         i = j;
     }
     (start as u32, out.len() as u32)
@@ -145,10 +167,10 @@ pub struct Game<B> {
     pub pool: Vec<u16>,
     pub rays: Vec<Ray<B>>,
     /// Runs of the slides' and lines' cells (see [`Segment`]).
-    pub segments: Vec<Segment<B>>,
+    pub segments: Vec<Segment>,
     /// Per `ck * cells + cell`: the moves sorted for generation.
     pub piece_moves: Vec<PieceMoves<B>>,
-    pub slide_runs: Vec<SlideRun<B>>,
+    pub slide_runs: Vec<SlideRun>,
     pub specials: Vec<Special>,
     /// Per `ck * cells + cell`, a range into `rays`.
     pub ray_index: Vec<u32>,
@@ -254,7 +276,7 @@ pub struct Zobrist {
 
 /// Sorts every piece's rays for generation (see [`PieceMoves`]).
 #[allow(clippy::type_complexity)]
-fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment<B>]) -> (Vec<PieceMoves<B>>, Vec<SlideRun<B>>, Vec<Special>) {
+fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]) -> (Vec<PieceMoves<B>>, Vec<SlideRun>, Vec<Special>) {
     use crate::tables::ray::*;
     let mut piece_moves = Vec::with_capacity(tables.ray_index.len().saturating_sub(1));
     let mut runs = Vec::new();
@@ -279,7 +301,7 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment<
             } else if f & SLIDE != 0 {
                 let segs = &segments[r.segments.0 as usize..r.segments.1 as usize];
                 let next = (runs.len() + segs.len()) as u32;
-                runs.extend(segs.iter().map(|s| SlideRun { set: s.set, up: s.up, quiet: f & QUIET != 0, capture: f & CAPTURE != 0, next }));
+                runs.extend(segs.iter().map(|&run| SlideRun { run, quiet: f & QUIET != 0, capture: f & CAPTURE != 0, next }));
             } else {
                 let c = tables.pool[r.cells.0 as usize] as usize;
                 if f & QUIET != 0 {
@@ -648,19 +670,12 @@ impl<B: CellSet> Game<B> {
     pub fn slide(&self, segments: (u32, u32), occupied: B) -> (B, Option<usize>) {
         let mut passed = B::default();
         for seg in &self.segments[segments.0 as usize..segments.1 as usize] {
-            let hit = seg.set.and(occupied);
-            if hit.is_empty() {
-                passed = passed.or(seg.set);
-                continue;
+            let k = seg.word as usize;
+            let (bits, blocker) = seg.walk(occupied.word(k));
+            passed.or_word(k, bits);
+            if let Some(b) = blocker {
+                return (passed, Some(k * 64 + b as usize));
             }
-            let (b, before) = if seg.up {
-                let b = hit.lowest();
-                (b, B::below(b))
-            } else {
-                let b = hit.highest();
-                (b, B::above(b))
-            };
-            return (passed.or(seg.set.and(before)), Some(b));
         }
         (passed, None)
     }
@@ -680,9 +695,10 @@ impl<B: CellSet> Game<B> {
     #[inline(always)]
     pub fn first_occupied(&self, segments: (u32, u32), occupied: B) -> Option<usize> {
         for seg in &self.segments[segments.0 as usize..segments.1 as usize] {
-            let hit = seg.set.and(occupied);
-            if !hit.is_empty() {
-                return Some(if seg.up { hit.lowest() } else { hit.highest() });
+            let k = seg.word as usize;
+            let hit = seg.mask & occupied.word(k);
+            if hit != 0 {
+                return Some(k * 64 + if seg.up { hit.trailing_zeros() } else { 63 - hit.leading_zeros() } as usize);
             }
         }
         None

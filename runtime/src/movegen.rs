@@ -243,29 +243,21 @@ impl<B: CellSet> Position<B> {
         let runs = &game.slide_runs[m.slides.0 as usize..m.slides.1 as usize];
         let base = m.slides.0 as usize;
         let mut i = 0;
-        while let Some(run) = runs.get(i) {
-            let hit = run.set.and(occupied);
-            if hit.is_empty() {
-                if run.quiet {
-                    quiet = quiet.or(run.set);
+        while let Some(r) = runs.get(i) {
+            let k = r.run.word as usize;
+            let (passed, blocker) = r.run.walk(occupied.word(k));
+            if r.quiet {
+                quiet.or_word(k, passed);
+            }
+            match blocker {
+                None => i += 1,
+                Some(b) => {
+                    if r.capture {
+                        capture.or_word(k, 1 << b);
+                    }
+                    i = r.next as usize - base;
                 }
-                i += 1;
-                continue;
             }
-            let (b, before) = if run.up {
-                let b = hit.lowest();
-                (b, B::below(b))
-            } else {
-                let b = hit.highest();
-                (b, B::above(b))
-            };
-            if run.quiet {
-                quiet = quiet.or(run.set.and(before));
-            }
-            if run.capture {
-                capture.insert(b);
-            }
-            i = run.next as usize - base;
         }
         let mut capture = capture.and(enemy);
         let mut stationary = false;
