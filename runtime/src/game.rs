@@ -51,6 +51,44 @@ impl Segment {
     }
 }
 
+/// The occupied cells along runs, in order (see [`Game::occupied_along`]).
+pub struct Along<'a, B> {
+    runs: &'a [Segment],
+    /// The index in `Game::segments` of `runs[0]`, and of the next run to look at in `runs`.
+    base: usize,
+    next_run: usize,
+    occupied: B,
+    /// The current run's word, its occupied cells not yet returned, and its direction.
+    word: usize,
+    hit: u64,
+    up: bool,
+}
+
+impl<B> Along<'_, B> {
+    /// The index in `Game::segments` of the run of the cell last returned.
+    #[inline(always)]
+    pub fn run(&self) -> usize {
+        self.base + self.next_run - 1
+    }
+}
+
+impl<B: CellSet> Iterator for Along<'_, B> {
+    type Item = usize;
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        while self.hit == 0 {
+            let run = self.runs.get(self.next_run)?;
+            self.next_run += 1;
+            self.word = run.word as usize;
+            self.up = run.up;
+            self.hit = run.mask & self.occupied.word(self.word);
+        }
+        let b = if self.up { self.hit.trailing_zeros() } else { 63 - self.hit.leading_zeros() };
+        self.hit &= !(1u64 << b);
+        Some(self.word * 64 + b as usize)
+    }
+}
+
 /// A piece's moves from one cell, sorted for generation (built from its rays when the game is
 /// loaded): the unconditional leaps merged into two destination sets, the unconditional slides
 /// as runs, and the rays with conditions (first move, cells to pass, en passant) one by one.
@@ -89,13 +127,22 @@ pub struct Special {
 /// Cuts `cells` into runs of rising or falling indices within one word, appended to `out`;
 /// returns their range.
 fn segments_of(cells: &[u16], out: &mut Vec<Segment>) -> (u32, u32) {
+    runs_of(cells, |_, _| true, out)
+}
+
+/// As [`segments_of`], cutting also between the cells `i - 1` and `i` where `!same(i - 1, i)`.
+fn runs_of(cells: &[u16], same: impl Fn(usize, usize) -> bool, out: &mut Vec<Segment>) -> (u32, u32) {
     let start = out.len();
     let word = |c: u16| c / 64;
     let mut i = 0;
     while i < cells.len() {
         let up = i + 1 < cells.len() && cells[i + 1] > cells[i];
         let mut j = i + 1;
-        while j < cells.len() && word(cells[j]) == word(cells[i]) && (if up { cells[j] > cells[j - 1] } else { cells[j] < cells[j - 1] }) {
+        while j < cells.len()
+            && word(cells[j]) == word(cells[i])
+            && (if up { cells[j] > cells[j - 1] } else { cells[j] < cells[j - 1] })
+            && same(j - 1, j)
+        {
             j += 1;
         }
         let mask = cells[i..j].iter().fold(0u64, |m, &c| m | 1 << (c % 64));
@@ -119,17 +166,13 @@ pub struct WindRule<B> {
 pub struct Line<B> {
     /// All cells of the line, to skip it quickly when no possible attacker stands on it.
     pub set: B,
-    pub cells: (u32, u32),
-    pub masks: u32,
-    /// The line's cells as runs in `Game::segments`.
+    /// The line's cells as runs in `Game::segments`, cut also where the kinds that attack from
+    /// them change (`Game::run_kinds`), so that an attack test needs only the first occupied
+    /// cell and its run, never a walk cell by cell.
     pub segments: (u32, u32),
-    /// The line's first cell (where no line attacker counts: adjacent attackers are direct).
+    /// The line's first cell when it shares a run with cells whose attackers it lacks (it has
+    /// none: an adjacent attacker is a direct one), else `NO_CELL`.
     pub first: u16,
-    /// The mask shared by every cell after the first, when they all have the same: then an
-    /// attack test needs only the first occupied cell, not its place on the line (`Game::mask_on`).
-    /// Other lines are walked cell by cell (finding a cell's mask by groups cost more than the
-    /// walk on the globes, where such lines are short).
-    pub uniform: Option<u64>,
 }
 
 #[derive(Clone, Debug)]
@@ -184,7 +227,9 @@ pub struct Game<B> {
     /// Per target: a range into `lines`.
     pub line_index: Vec<u32>,
     pub lines: Vec<Line<B>>,
-    pub masks: Vec<u64>,
+    /// Per run of `segments` that belongs to a line: the colored kinds that attack the line's
+    /// target from its cells (0 for the runs of slides).
+    pub run_kinds: Vec<u64>,
     /// Per side: the colored kinds that attack along lines (sliders).
     pub line_cks: Vec<Vec<u8>>,
     /// Bit `ck` set when colored kind `ck` attacks along lines (`line_cks` as one mask).
@@ -366,6 +411,7 @@ impl<B: CellSet> Game<B> {
         let mut direct = Vec::new();
         let mut line_index = vec![0u32];
         let mut lines = Vec::new();
+        let mut run_kinds = Vec::new();
         let mut line_cks = vec![Vec::new(); sides];
         for t in 0..cells {
             let range = tables.attack_index[t] as usize..tables.attack_index[t + 1] as usize;
@@ -383,14 +429,20 @@ impl<B: CellSet> Game<B> {
                 if let Attack::Line { cells: c, masks } = *a {
                     let line_cells = &pool[c.0 as usize..c.1 as usize];
                     let line_masks = &tables.masks[masks as usize..(masks + c.1 - c.0) as usize];
-                    let uniform = line_masks.get(1).copied().filter(|&m| line_masks[1..].iter().all(|&x| x == m));
+                    // The first cell has no line attackers; it joins the next cell's run.
+                    let first_apart = line_masks.len() > 1 && line_masks[0] == 0 && line_masks[1] != 0;
+                    let kinds_at = |i: usize| if i == 0 && first_apart { line_masks[1] } else { line_masks[i] };
+                    let runs = runs_of(line_cells, |i, j| kinds_at(i) == kinds_at(j), &mut segments);
+                    run_kinds.resize(runs.0 as usize, 0);
+                    let mut i = 0;
+                    for run in &segments[runs.0 as usize..runs.1 as usize] {
+                        run_kinds.push(kinds_at(i));
+                        i += run.mask.count_ones() as usize;
+                    }
                     lines.push(Line {
                         set: set_of(c),
-                        cells: c,
-                        masks,
-                        segments: segments_of(line_cells, &mut segments),
-                        first: line_cells.first().copied().unwrap_or(NO_CELL),
-                        uniform,
+                        segments: runs,
+                        first: if first_apart { line_cells[0] } else { NO_CELL },
                     });
                     for i in 0..(c.1 - c.0) {
                         let mut m = tables.masks[(masks + i) as usize];
@@ -407,6 +459,7 @@ impl<B: CellSet> Game<B> {
             }
             line_index.push(lines.len() as u32);
         }
+        run_kinds.resize(segments.len(), 0);
 
         let mut promotion = vec![None; sides * kinds];
         let mut castles = Vec::new();
@@ -637,7 +690,7 @@ impl<B: CellSet> Game<B> {
             direct_reach,
             line_index,
             lines,
-            masks: tables.masks.clone(),
+            run_kinds,
             line_ck_mask: line_cks.iter().flatten().fold(0u64, |m, &ck| m | 1 << ck),
             line_cks,
             line_reach,
@@ -680,28 +733,27 @@ impl<B: CellSet> Game<B> {
         (passed, None)
     }
 
-    /// The mask of `cell` on a line with a `uniform` mask: the colored kinds that attack the
-    /// line's target from there (none from its first cell: adjacent attackers are direct).
+    /// The colored kinds that attack the target of `line` from `cell`, found on the run `run`
+    /// of the line ([`Along::run`]).
     #[inline(always)]
-    pub fn mask_on(line: &Line<B>, uniform: u64, cell: usize) -> u64 {
+    pub fn kinds_on(&self, line: &Line<B>, run: usize, cell: usize) -> u64 {
         if cell == line.first as usize {
             0
         } else {
-            uniform
+            self.run_kinds[run]
         }
     }
 
     /// The first occupied cell along the runs `segments`.
     #[inline(always)]
     pub fn first_occupied(&self, segments: (u32, u32), occupied: B) -> Option<usize> {
-        for seg in &self.segments[segments.0 as usize..segments.1 as usize] {
-            let k = seg.word as usize;
-            let hit = seg.mask & occupied.word(k);
-            if hit != 0 {
-                return Some(k * 64 + if seg.up { hit.trailing_zeros() } else { 63 - hit.leading_zeros() } as usize);
-            }
-        }
-        None
+        self.occupied_along(segments, occupied).next()
+    }
+
+    /// The occupied cells along the runs `segments`, in order.
+    #[inline(always)]
+    pub fn occupied_along(&self, segments: (u32, u32), occupied: B) -> Along<'_, B> {
+        Along { runs: &self.segments[segments.0 as usize..segments.1 as usize], base: segments.0 as usize, next_run: 0, occupied, word: 0, hit: 0, up: true }
     }
 
     pub fn cell_name(&self, cell: u16) -> &str {

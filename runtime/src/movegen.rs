@@ -20,32 +20,39 @@ use crate::tables::ray;
 /// may still move to (every pin line they stand on, from the royal piece to the pinner inclusive).
 pub struct Pins<B> {
     pub pinned: B,
+    /// Each pin: the pinned piece's cell and the pin line (an index in `Game::lines`); a piece
+    /// pinned along two lines has two.
     len: usize,
     cells: [u16; MAX_PINS],
-    allowed: [B; MAX_PINS],
+    lines: [u32; MAX_PINS],
 }
 
 /// Pins beyond this many are still found, but their moves are tested by playing them.
 const MAX_PINS: usize = 8;
 
 impl<B: CellSet> Pins<B> {
-    /// The cells the pinned piece on `cell` may move to without exposing a royal piece, if known.
-    fn allowed(&self, cell: usize) -> Option<B> {
-        (0..self.len).find(|&i| self.cells[i] as usize == cell).map(|i| self.allowed[i])
+    /// The cells the pinned piece on `cell` may move to without exposing a royal piece (every
+    /// pin line it stands on, from the royal piece to the pinner inclusive), if known. Worked
+    /// out only here, for the few moves of pinned pieces.
+    fn allowed(&self, game: &Game<B>, occupied: B, cell: usize) -> Option<B> {
+        if self.len == MAX_PINS {
+            return None;
+        }
+        let mut allowed: Option<B> = None;
+        for i in (0..self.len).filter(|&i| self.cells[i] as usize == cell) {
+            let line = &game.lines[self.lines[i] as usize];
+            let (mut segment, pinner) = game.slide(line.segments, occupied.and_not(B::single(cell)));
+            segment.insert(pinner?);
+            allowed = Some(allowed.map_or(segment, |a| a.and(segment)));
+        }
+        allowed
     }
 
-    fn add(&mut self, cell: usize, segment: B) {
-        if self.pinned.has(cell) {
-            // Pinned along two lines: it must stay on both.
-            if let Some(i) = (0..self.len).find(|&i| self.cells[i] as usize == cell) {
-                self.allowed[i] = self.allowed[i].and(segment);
-            }
-            return;
-        }
+    fn add(&mut self, cell: usize, line: usize) {
         self.pinned.insert(cell);
         if self.len < MAX_PINS {
             self.cells[self.len] = cell as u16;
-            self.allowed[self.len] = segment;
+            self.lines[self.len] = line as u32;
             self.len += 1;
         }
     }
@@ -78,68 +85,54 @@ impl<B: CellSet> Position<B> {
     /// Pieces of the side to move that stand between one of its royal pieces and an enemy line
     /// attacker, with the line segments they may move along.
     pub fn pins(&self, game: &Game<B>, royals: B) -> Pins<B> {
+        let mut pins = Pins { pinned: B::default(), len: 0, cells: [0; MAX_PINS], lines: [0; MAX_PINS] };
+        for k in royals.iter() {
+            self.royal_lines(game, k, &mut pins);
+        }
+        pins
+    }
+
+    /// Walks once the lines out of the side to move's royal piece on `k`: adds to `pins` the
+    /// pieces of the side pinned to it (the first piece on a line, when the next is an enemy
+    /// line attacker along it), and answers whether the first piece on a line is an enemy line
+    /// attacker (the royal piece is in check along a line).
+    fn royal_lines(&self, game: &Game<B>, k: usize, pins: &mut Pins<B>) -> bool {
         let us = self.to_move;
-        let mut pins = Pins { pinned: B::default(), len: 0, cells: [0; MAX_PINS], allowed: [B::default(); MAX_PINS] };
-        // Only lines with an enemy line attacker on them can pin.
+        // Only lines with an enemy line attacker on them can pin or check.
         let mut sliders = B::default();
         for &side in &game.opponents[us] {
             sliders = sliders.or(self.line_pieces[side]);
         }
-        for k in royals.iter() {
-            if !sliders.intersects(game.line_reach[k]) {
+        if !sliders.intersects(game.line_reach[k]) {
+            return false;
+        }
+        let enemy = |side: usize| game.team[side] != game.team[us] && !self.is_out(side);
+        let mut check = false;
+        let first = game.line_index[k] as usize;
+        for (i, line) in game.lines[first..game.line_index[k + 1] as usize].iter().enumerate() {
+            if !line.set.intersects(sliders) {
                 continue;
             }
-            for line in &game.lines[game.line_index[k] as usize..game.line_index[k + 1] as usize] {
-                if !line.set.intersects(sliders) {
-                    continue;
-                }
-                if let Some(uniform) = line.uniform {
-                    // The first piece on the line, then the next one behind it.
-                    let Some(b) = game.first_occupied(line.segments, self.occupied) else { continue };
-                    // A stack's top piece never empties its cell by moving: no pin.
-                    if self.side_at(game, b) != us || (game.stacks && self.stacked.has(b)) {
-                        continue;
-                    }
-                    let (passed, pinner) = game.slide(line.segments, self.occupied.and_not(B::single(b)));
-                    if let Some(p) = pinner {
-                        let side = self.side_at(game, p);
-                        if (Game::<B>::mask_on(line, uniform, p) >> (self.board[p] - 1)) & 1 != 0 && game.team[side] != game.team[us] && !self.is_out(side) {
-                            let mut segment = passed;
-                            segment.insert(p);
-                            pins.add(b, segment);
-                        }
-                    }
-                    continue;
-                }
-                let cells = game.cells_of(line.cells);
-                let mut blocker: Option<usize> = None;
-                for (i, &c) in cells.iter().enumerate() {
-                    let c = c as usize;
-                    let code = self.board[c];
-                    if code == 0 || Some(c) == blocker {
-                        continue;
-                    }
-                    match blocker {
-                        None => {
-                            // A stack's top piece never empties its cell by moving: no pin.
-                            if self.side_at(game, c) != us || (game.stacks && self.stacked.has(c)) {
-                                break;
-                            }
-                            blocker = Some(c);
-                        }
-                        Some(b) => {
-                            let mask = game.masks[line.masks as usize + i];
-                            let side = self.side_at(game, c);
-                            if (mask >> (code - 1)) & 1 != 0 && game.team[side] != game.team[us] && !self.is_out(side) {
-                                pins.add(b, B::from_cells(cells[..=i].iter().map(|&x| x as usize)));
-                            }
-                            break;
-                        }
-                    }
+            // The first piece on the line, then the next one behind it.
+            let mut along = game.occupied_along(line.segments, self.occupied);
+            let Some(b) = along.next() else { continue };
+            let side = self.side_at(game, b);
+            if side != us {
+                check |= enemy(side) && (game.kinds_on(line, along.run(), b) >> (self.board[b] - 1)) & 1 != 0;
+                continue;
+            }
+            // A stack's top piece never empties its cell by moving: no pin.
+            if game.stacks && self.stacked.has(b) {
+                continue;
+            }
+            if let Some(p) = along.next() {
+                let side = self.side_at(game, p);
+                if (game.kinds_on(line, along.run(), p) >> (self.board[p] - 1)) & 1 != 0 && enemy(side) {
+                    pins.add(b, first + i);
                 }
             }
         }
-        pins
+        check
     }
 
     /// With the side to move in check on `royal`: the cells a piece other than the royal one must
@@ -167,24 +160,12 @@ impl<B: CellSet> Position<B> {
                 if !line.set.intersects(sliders) {
                     continue;
                 }
-                if let Some(uniform) = line.uniform {
-                    if let (passed, Some(b)) = game.slide(line.segments, self.occupied) {
-                        if ((Game::<B>::mask_on(line, uniform, b) & ours) >> (self.board[b] - 1)) & 1 != 0 {
-                            let mut line_stops = passed;
-                            line_stops.insert(b);
-                            meet(line_stops);
-                        }
-                    }
-                    continue;
-                }
-                let cells = game.cells_of(line.cells);
-                for (i, &c) in cells.iter().enumerate() {
-                    let code = self.board[c as usize];
-                    if code != 0 {
-                        if (game.masks[line.masks as usize + i] & ours) >> (code - 1) & 1 != 0 {
-                            meet(B::from_cells(cells[..=i].iter().map(|&x| x as usize)));
-                        }
-                        break;
+                let mut along = game.occupied_along(line.segments, self.occupied);
+                if let Some(b) = along.next() {
+                    if ((game.kinds_on(line, along.run(), b) & ours) >> (self.board[b] - 1)) & 1 != 0 {
+                        let (mut line_stops, _) = game.slide(line.segments, self.occupied);
+                        line_stops.insert(b);
+                        meet(line_stops);
                     }
                 }
             }
@@ -557,12 +538,18 @@ impl<B: CellSet> Position<B> {
         if royals.is_empty() {
             return None;
         }
-        let in_check = royals.iter().any(|r| self.attacked_by_enemy(game, r, us));
         // With one royal piece, a plain move of it is legal iff its destination is not attacked
         // once it has left its cell: no need to play it.
         // With hops (whose attacks may depend on the kind of the piece attacked) every move is
         // played.
         let lone_royal = if royals.count() == 1 && !game.hopping { royals.iter().next() } else { None };
+        // One walk along the lines of a lone royal piece finds its pins and its checks along
+        // lines.
+        let mut lone_pins = Pins { pinned: B::default(), len: 0, cells: [0; MAX_PINS], lines: [0; MAX_PINS] };
+        let in_check = match lone_royal {
+            Some(k) if !game.winding => self.royal_lines(game, k, &mut lone_pins) || self.attacked_directly_by_enemy(game, k, us),
+            _ => royals.iter().any(|r| self.attacked_by_enemy(game, r, us)),
+        };
         // In check with one royal piece, a plain move of an unpinned piece is legal iff it stops
         // every check; with several royal pieces every move is played.
         // Winding paths are not in the attack tables: with winders every move is played.
@@ -570,7 +557,7 @@ impl<B: CellSet> Position<B> {
         let pins = if game.winding || game.hopping || (in_check && stops.is_none()) {
             None
         } else {
-            Some(self.pins(game, royals))
+            Some(if lone_royal.is_some() { lone_pins } else { self.pins(game, royals) })
         };
         // A move off a stack leaves its cell occupied, so it uncovers no line: unless the hidden
         // piece is royal (then the cell is in `royals`), it is judged as any unpinned move.
@@ -617,7 +604,7 @@ impl<B: CellSet> Position<B> {
             .pins
             .as_ref()
             .filter(|_| matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget) && !l.royals.has(from))
-            .and_then(|p| p.allowed(from))
+            .and_then(|p| p.allowed(game, self.occupied, from))
         {
             // A pinned piece stays legal exactly on its pin lines (and, in check, where it
             // stops the check).

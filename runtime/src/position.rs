@@ -471,6 +471,13 @@ impl<B: CellSet> Position<B> {
     /// Whether any piece of `side` attacks `target`.
     #[inline]
     pub fn attacked_by(&self, game: &Game<B>, target: usize, side: usize) -> bool {
+        self.attacked_directly(game, target, side) || self.attacked_along_lines(game, target, side)
+    }
+
+    /// Whether a piece of `side` attacks `target` other than along a line: directly, winding
+    /// or hopping.
+    #[inline]
+    pub fn attacked_directly(&self, game: &Game<B>, target: usize, side: usize) -> bool {
         let di = target * game.sides + side;
         if self.by_side[side].intersects(game.direct_reach[di]) {
             for &(ck, set) in &game.direct[game.direct_index[di] as usize..game.direct_index[di + 1] as usize] {
@@ -482,9 +489,12 @@ impl<B: CellSet> Position<B> {
         if game.winding && self.wound_by(game, target, side) {
             return true;
         }
-        if game.hopping && self.hopped_by(game, target, side) {
-            return true;
-        }
+        game.hopping && self.hopped_by(game, target, side)
+    }
+
+    /// Whether a line attacker of `side` attacks `target`.
+    #[inline]
+    fn attacked_along_lines(&self, game: &Game<B>, target: usize, side: usize) -> bool {
         let sliders = self.line_pieces[side];
         if !sliders.intersects(game.line_reach[target]) {
             return false;
@@ -495,22 +505,10 @@ impl<B: CellSet> Position<B> {
             if !line.set.intersects(sliders) {
                 continue;
             }
-            if let Some(uniform) = line.uniform {
-                if let Some(b) = game.first_occupied(line.segments, self.occupied) {
-                    if ((Game::<B>::mask_on(line, uniform, b) & ours) >> (self.board[b] - 1)) & 1 != 0 {
-                        return true;
-                    }
-                }
-                continue;
-            }
-            for (i, &c) in game.cells_of(line.cells).iter().enumerate() {
-                let code = self.board[c as usize];
-                if code != 0 {
-                    let mask = game.masks[line.masks as usize + i] & ours;
-                    if (mask >> (code - 1)) & 1 != 0 {
-                        return true;
-                    }
-                    break;
+            let mut along = game.occupied_along(line.segments, self.occupied);
+            if let Some(b) = along.next() {
+                if ((game.kinds_on(line, along.run(), b) & ours) >> (self.board[b] - 1)) & 1 != 0 {
+                    return true;
                 }
             }
         }
@@ -565,6 +563,14 @@ impl<B: CellSet> Position<B> {
             return self.attacked_by(game, target, 1 - side);
         }
         game.opponents[side].iter().any(|&s| !self.is_out(s) && self.attacked_by(game, target, s))
+    }
+
+    /// As [`Position::attacked_by_enemy`], leaving out attacks along lines.
+    pub fn attacked_directly_by_enemy(&self, game: &Game<B>, target: usize, side: usize) -> bool {
+        if game.sides == 2 {
+            return self.attacked_directly(game, target, 1 - side);
+        }
+        game.opponents[side].iter().any(|&s| !self.is_out(s) && self.attacked_directly(game, target, s))
     }
 
     /// Whether `side` has a royal piece attacked by an opponent still in the game.
