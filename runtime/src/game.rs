@@ -103,6 +103,11 @@ pub struct PieceMoves<B> {
     /// capture en passant (skipped while no en-passant cell is set).
     pub specials: (u32, u32),
     pub ep_only: u32,
+    /// The first and last words of a cell set that hold any cell the piece may reach from here
+    /// (its destination sets are counted in those words only).
+    pub span: (u8, u8),
+    /// Whether a move from here may promote (the cells it may reach meet its promotion zone).
+    pub may_promote: bool,
 }
 
 /// One run of a plain slide (see [`Segment`]): `next` is the index of the next slide's first
@@ -335,7 +340,13 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
             slides: (runs.len() as u32, 0),
             specials: (specials.len() as u32, 0),
             ep_only: 0,
+            span: (0, 0),
+            may_promote: true,
         };
+        let reach = (w[0]..w[1]).flat_map(|i| tables.pool[rays[i as usize].cells.0 as usize..rays[i as usize].cells.1 as usize].iter());
+        if let (Some(lo), Some(hi)) = (reach.clone().min(), reach.max()) {
+            m.span = ((lo / 64) as u8, (hi / 64) as u8);
+        }
         let mut ep_only = Vec::new();
         for i in w[0]..w[1] {
             let r = &rays[i as usize];
@@ -405,7 +416,17 @@ impl<B: CellSet> Game<B> {
             })
             .collect();
 
-        let (piece_moves, slide_runs, specials) = sort_moves(&tables, &rays, &segments);
+        let transit = B::from_cells(tables.transit.iter().map(|&c| c as usize));
+        let (mut piece_moves, mut slide_runs, specials) = sort_moves(&tables, &rays, &segments);
+        // No piece ever stands on a transit cell: a plain move never ends there, and the runs
+        // of plain slides leave them out (they never block), so that generation need not.
+        for m in &mut piece_moves {
+            m.leap_quiet = m.leap_quiet.and_not(transit);
+            m.leap_capture = m.leap_capture.and_not(transit);
+        }
+        for r in &mut slide_runs {
+            r.run.mask &= !transit.word(r.run.word as usize);
+        }
 
         let mut direct_index = vec![0u32];
         let mut direct = Vec::new();
@@ -505,6 +526,12 @@ impl<B: CellSet> Game<B> {
                     })
                     .collect(),
             );
+        }
+        for (i, m) in piece_moves.iter_mut().enumerate() {
+            let rays = tables.ray_index[i] as usize..tables.ray_index[i + 1] as usize;
+            m.may_promote = promotion[i / cells].as_ref().is_some_and(|p: &Promotion<B>| {
+                p.from.has(i % cells) || tables.rays[rays].iter().any(|r| set_of(r.cells).intersects(p.zone))
+            });
         }
         let direct_reach = direct_index
             .windows(2)
@@ -614,7 +641,6 @@ impl<B: CellSet> Game<B> {
             }
         }
         let side_cks = (0..sides).map(|s| (((1u128 << kinds) - 1) as u64) << (s * kinds)).collect();
-        let transit = B::from_cells(tables.transit.iter().map(|&c| c as usize));
         let mut team_names: Vec<&str> = Vec::new();
         let team: Vec<usize> = tables
             .sides

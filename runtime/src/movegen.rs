@@ -244,7 +244,8 @@ impl<B: CellSet> Position<B> {
         let mut stationary = false;
         let end = if self.ep_cells.is_empty() { m.ep_only } else { m.specials.1 };
         if m.specials.0 == end && !game.winding && !game.hopping {
-            return (quiet.and_not(game.transit).or(capture), B::default(), false);
+            // (The leap sets and slide runs leave transit cells out.)
+            return (quiet.or(capture), B::default(), false);
         }
         let mut sets_ep = B::default();
         let empty_ok = game.tables.rules.stationary_moves;
@@ -622,8 +623,9 @@ impl<B: CellSet> Position<B> {
             return 0;
         }
         let t = stops.map_or(t, |s| t.and(s));
-        let mut n = t.count() as u64;
-        if let Some(p) = promotion.filter(|p| p.zone.intersects(t) || p.from.has(from)) {
+        let m = &game.piece_moves[ck * game.cells + from];
+        let mut n = t.count_in(m.span) as u64;
+        if let Some(p) = promotion.filter(|p| m.may_promote && (p.zone.intersects(t) || p.from.has(from))) {
             // As `push`: a move into the zone (or out of a `from-or-to` zone) is one move per
             // choice still open (`captured` choices while the side has lost one), plus the move
             // without promotion on the zone's optional cells and off the zone.
