@@ -53,18 +53,25 @@ pub trait CellSet: Copy + Eq + Default + std::fmt::Debug + Send + Sync + 'static
         s
     }
     fn iter(self) -> Members<Self> {
-        Members(self)
+        Members(self, 0)
+    }
+    /// Removes and returns the lowest member, knowing that the words below `word` are empty
+    /// (and moving `word` on to the word it was found in).
+    #[inline(always)]
+    fn pop_from(&mut self, word: &mut usize) -> Option<usize> {
+        let _ = word;
+        self.pop()
     }
 }
 
-/// Iterator over the members of a set, lowest first.
-pub struct Members<B>(B);
+/// Iterator over the members of a set, lowest first (and the word it has reached).
+pub struct Members<B>(B, usize);
 
 impl<B: CellSet> Iterator for Members<B> {
     type Item = usize;
     #[inline]
     fn next(&mut self) -> Option<usize> {
-        self.0.pop()
+        self.0.pop_from(&mut self.1)
     }
 }
 
@@ -236,6 +243,21 @@ impl<const W: usize> CellSet for Wide<W> {
                 self.0[k] = w & (w - 1);
                 return Some(k * 64 + w.trailing_zeros() as usize);
             }
+        }
+        None
+    }
+    #[inline]
+    fn pop_from(&mut self, word: &mut usize) -> Option<usize> {
+        if W <= 2 {
+            return self.pop();
+        }
+        while *word < W {
+            let w = self.0[*word];
+            if w != 0 {
+                self.0[*word] = w & (w - 1);
+                return Some(*word * 64 + w.trailing_zeros() as usize);
+            }
+            *word += 1;
         }
         None
     }
