@@ -154,3 +154,22 @@ fn runtime_agrees_with_reference_in_long_crowning_games() {
         println!("{path}: {endings:?}");
     }
 }
+
+/// A pin along a line that passes the pinned piece's cell twice (round the globe, over a pole):
+/// the piece behind it is the pinner, and the pinned queen may not leave the line (a random
+/// game found `Qd7-b7` allowed here, leaving the king in check).
+#[test]
+fn pin_along_a_line_through_the_pinned_cell_twice() {
+    let path = "examples/spherical/grayber.orbis";
+    let position = "turn=white white=Rb1,Bc1,Re1,Nd2,Pf2,Kg2,Pa3,Pb4,Pc4,Qd7 \
+                    black=Qd3,Bg4,Ph4,Pe5,Na6,Nf6,Rh6,Ra7,Pf7,Pg7,Bd8,Kg8 virgin=c1,f2,f7,g7 clock=0 move=29";
+    let v = common::variant(path);
+    let engine = common::engine(path);
+    let p = from_general(&v, position);
+    let moves = engine.moves(Some(position)).unwrap();
+    assert_eq!(moves.len(), legal(&v, &p).len());
+    assert!(!moves.iter().any(|m| m.notation == "Qd7-b7"), "the pinned queen leaves its line");
+    for depth in 1..=2 {
+        assert_eq!(engine.perft(Some(position), depth).unwrap(), perft(&v, &p, depth), "perft({depth})");
+    }
+}

@@ -20,39 +20,36 @@ use crate::tables::ray;
 /// may still move to (every pin line they stand on, from the royal piece to the pinner inclusive).
 pub struct Pins<B> {
     pub pinned: B,
-    /// Each pin: the pinned piece's cell and the pin line (an index in `Game::lines`); a piece
-    /// pinned along two lines has two.
     len: usize,
     cells: [u16; MAX_PINS],
-    lines: [u32; MAX_PINS],
+    allowed: [B; MAX_PINS],
 }
 
 /// Pins beyond this many are still found, but their moves are tested by playing them.
 const MAX_PINS: usize = 8;
 
 impl<B: CellSet> Pins<B> {
-    /// The cells the pinned piece on `cell` may move to without exposing a royal piece (every
-    /// pin line it stands on, from the royal piece to the pinner inclusive), if known. Worked
-    /// out only here, for the few moves of pinned pieces.
-    fn allowed(&self, game: &Game<B>, occupied: B, cell: usize) -> Option<B> {
-        if self.len == MAX_PINS {
-            return None;
-        }
-        let mut allowed: Option<B> = None;
-        for i in (0..self.len).filter(|&i| self.cells[i] as usize == cell) {
-            let line = &game.lines[self.lines[i] as usize];
-            let (mut segment, pinner) = game.slide(line.segments, occupied.and_not(B::single(cell)));
-            segment.insert(pinner?);
-            allowed = Some(allowed.map_or(segment, |a| a.and(segment)));
-        }
-        allowed
+    fn new() -> Pins<B> {
+        Pins { pinned: B::default(), len: 0, cells: [0; MAX_PINS], allowed: [B::default(); MAX_PINS] }
     }
 
-    fn add(&mut self, cell: usize, line: usize) {
+    /// The cells the pinned piece on `cell` may move to without exposing a royal piece, if known.
+    fn allowed(&self, cell: usize) -> Option<B> {
+        (0..self.len).find(|&i| self.cells[i] as usize == cell).map(|i| self.allowed[i])
+    }
+
+    fn add(&mut self, cell: usize, segment: B) {
+        if self.pinned.has(cell) {
+            // Pinned along two lines: it must stay on both.
+            if let Some(i) = (0..self.len).find(|&i| self.cells[i] as usize == cell) {
+                self.allowed[i] = self.allowed[i].and(segment);
+            }
+            return;
+        }
         self.pinned.insert(cell);
         if self.len < MAX_PINS {
             self.cells[self.len] = cell as u16;
-            self.lines[self.len] = line as u32;
+            self.allowed[self.len] = segment;
             self.len += 1;
         }
     }
@@ -85,7 +82,7 @@ impl<B: CellSet> Position<B> {
     /// Pieces of the side to move that stand between one of its royal pieces and an enemy line
     /// attacker, with the line segments they may move along.
     pub fn pins(&self, game: &Game<B>, royals: B) -> Pins<B> {
-        let mut pins = Pins { pinned: B::default(), len: 0, cells: [0; MAX_PINS], lines: [0; MAX_PINS] };
+        let mut pins = Pins::new();
         for k in royals.iter() {
             self.royal_lines(game, k, &mut pins);
         }
@@ -108,8 +105,7 @@ impl<B: CellSet> Position<B> {
         }
         let enemy = |side: usize| game.team[side] != game.team[us] && !self.is_out(side);
         let mut check = false;
-        let first = game.line_index[k] as usize;
-        for (i, line) in game.lines[first..game.line_index[k + 1] as usize].iter().enumerate() {
+        for line in &game.lines[game.line_index[k] as usize..game.line_index[k + 1] as usize] {
             if !line.set.intersects(sliders) {
                 continue;
             }
@@ -125,10 +121,14 @@ impl<B: CellSet> Position<B> {
             if game.stacks && self.stacked.has(b) {
                 continue;
             }
-            if let Some(p) = along.next() {
+            // (A line round a globe may pass the first piece's cell again.)
+            if let Some(p) = along.find(|&c| c != b) {
                 let side = self.side_at(game, p);
                 if (game.kinds_on(line, along.run(), p) >> (self.board[p] - 1)) & 1 != 0 && enemy(side) {
-                    pins.add(b, first + i);
+                    // Every cell from the royal piece to the pinner.
+                    let (mut segment, _) = game.slide(line.segments, self.occupied.and_not(B::single(b)));
+                    segment.insert(p);
+                    pins.add(b, segment);
                 }
             }
         }
@@ -546,7 +546,7 @@ impl<B: CellSet> Position<B> {
         let lone_royal = if royals.count() == 1 && !game.hopping { royals.iter().next() } else { None };
         // One walk along the lines of a lone royal piece finds its pins and its checks along
         // lines.
-        let mut lone_pins = Pins { pinned: B::default(), len: 0, cells: [0; MAX_PINS], lines: [0; MAX_PINS] };
+        let mut lone_pins = Pins::new();
         let in_check = match lone_royal {
             Some(k) if !game.winding => self.royal_lines(game, k, &mut lone_pins) || self.attacked_directly_by_enemy(game, k, us),
             _ => royals.iter().any(|r| self.attacked_by_enemy(game, r, us)),
@@ -605,7 +605,7 @@ impl<B: CellSet> Position<B> {
             .pins
             .as_ref()
             .filter(|_| matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget) && !l.royals.has(from))
-            .and_then(|p| p.allowed(game, self.occupied, from))
+            .and_then(|p| p.allowed(from))
         {
             // A pinned piece stays legal exactly on its pin lines (and, in check, where it
             // stops the check).
@@ -636,6 +636,20 @@ impl<B: CellSet> Position<B> {
             n = n - promoting.count() as u64 + promoting.count() as u64 * open + optional;
         }
         n
+    }
+
+    /// The legal moves of the piece `ck` on `from` to `targets` when it is pinned, neither royal
+    /// nor on a stack: it is legal exactly on its pin lines (see [`Position::is_legal`]), so
+    /// these are counted by set too (its moves that set en-passant cells are listed, and judged
+    /// one by one). `None` for the pieces whose moves must be judged one by one.
+    #[inline(never)]
+    fn count_pinned(&self, game: &Game<B>, l: Option<&Legality<B>>, ck: usize, from: usize, targets: B, promotion: Option<&crate::game::Promotion<B>>) -> Option<u64> {
+        let l = l?;
+        if l.royals.has(from) || (game.stacks && self.stacked.has(from)) {
+            return None;
+        }
+        let allowed = l.pins.as_ref()?.allowed(from)?;
+        Some(self.count_by_set(game, ck, from, targets.and(allowed), l.stops, promotion))
     }
 
     /// Keeps the moves of `out` from `start` on that are legal.
@@ -752,6 +766,8 @@ impl<B: CellSet> Position<B> {
                 } else if lone_royal == Some(from) && promotion.is_none() {
                     // The lone royal piece: each plain move is legal iff its destination is safe.
                     n += self.safe_destinations(game, from, targets, us) as u64;
+                } else if let Some(count) = self.count_pinned(game, l.as_ref(), ck, from, targets, promotion) {
+                    n += count;
                 } else {
                     for to in targets.iter() {
                         self.push(game, ck, from, to, MoveKind::Normal, 0, scratch);
