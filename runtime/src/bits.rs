@@ -28,14 +28,6 @@ pub trait CellSet: Copy + Eq + Default + std::fmt::Debug + Send + Sync + 'static
     }
     /// Removes and returns the lowest member.
     fn pop(&mut self) -> Option<usize>;
-    /// The lowest member of a set that is not empty.
-    fn lowest(&self) -> usize;
-    /// The highest member of a set that is not empty.
-    fn highest(&self) -> usize;
-    /// Every cell below `i` (`i` below the capacity).
-    fn below(i: usize) -> Self;
-    /// Every cell above `i` (`i` below the capacity).
-    fn above(i: usize) -> Self;
 
     fn single(i: usize) -> Self {
         let mut s = Self::default();
@@ -129,22 +121,6 @@ macro_rules! native_set {
                     *self &= *self - 1;
                     Some(i)
                 }
-            }
-            #[inline(always)]
-            fn lowest(&self) -> usize {
-                self.trailing_zeros() as usize
-            }
-            #[inline(always)]
-            fn highest(&self) -> usize {
-                $bits - 1 - self.leading_zeros() as usize
-            }
-            #[inline(always)]
-            fn below(i: usize) -> Self {
-                ((1 as $t) << i).wrapping_sub(1)
-            }
-            #[inline(always)]
-            fn above(i: usize) -> Self {
-                (!(0 as $t) << i) << 1
             }
         }
     };
@@ -261,42 +237,6 @@ impl<const W: usize> CellSet for Wide<W> {
         }
         None
     }
-    #[inline]
-    fn lowest(&self) -> usize {
-        for k in 0..W {
-            if self.0[k] != 0 {
-                return k * 64 + self.0[k].trailing_zeros() as usize;
-            }
-        }
-        0
-    }
-    #[inline]
-    fn highest(&self) -> usize {
-        for k in (0..W).rev() {
-            if self.0[k] != 0 {
-                return k * 64 + 63 - self.0[k].leading_zeros() as usize;
-            }
-        }
-        0
-    }
-    #[inline]
-    fn below(i: usize) -> Self {
-        let mut s = [0; W];
-        let w = Self::index(i);
-        for (k, word) in s.iter_mut().enumerate() {
-            *word = if k < w { !0 } else if k == w { (1u64 << (i & 63)) - 1 } else { 0 };
-        }
-        Wide(s)
-    }
-    #[inline]
-    fn above(i: usize) -> Self {
-        let mut s = [0; W];
-        let w = Self::index(i);
-        for (k, word) in s.iter_mut().enumerate() {
-            *word = if k > w { !0 } else if k == w { (!0u64 << (i & 63)) << 1 } else { 0 };
-        }
-        Wide(s)
-    }
 }
 
 #[cfg(test)]
@@ -313,7 +253,6 @@ mod tests {
         assert!(!t.has(5) && t.has(0));
         assert!(s.intersects(B::single(B::CAPACITY - 1)));
         assert!(B::default().is_empty());
-        assert_eq!((s.lowest(), s.highest()), (0, B::CAPACITY - 1));
         assert_eq!(s.count_in((0, (B::CAPACITY / 64 - 1) as u8)), 4);
         assert_eq!(B::from_cells([0, 5, 40]).count_in((0, 0)), 3);
         for k in 0..B::CAPACITY / 64 {
@@ -322,10 +261,6 @@ mod tests {
             let mut t = B::default();
             t.or_word(k, bits);
             assert_eq!(t, s.and(B::from_cells(k * 64..k * 64 + 64)));
-        }
-        for i in [0, 1, 40, 63, 64.min(B::CAPACITY - 1), B::CAPACITY - 1] {
-            assert_eq!(B::below(i).iter().collect::<Vec<_>>(), (0..i).collect::<Vec<_>>());
-            assert_eq!(B::above(i).iter().collect::<Vec<_>>(), (i + 1..B::CAPACITY).collect::<Vec<_>>());
         }
     }
 

@@ -770,12 +770,6 @@ impl<B: CellSet> Game<B> {
         }
     }
 
-    /// The first occupied cell along the runs `segments`.
-    #[inline(always)]
-    pub fn first_occupied(&self, segments: (u32, u32), occupied: B) -> Option<usize> {
-        self.occupied_along(segments, occupied).next()
-    }
-
     /// The occupied cells along the runs `segments`, in order.
     #[inline(always)]
     pub fn occupied_along(&self, segments: (u32, u32), occupied: B) -> Along<'_, B> {
