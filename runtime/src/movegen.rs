@@ -601,11 +601,8 @@ impl<B: CellSet> Position<B> {
             self.castle_safe(game, mv.aux as usize, us)
         } else if l.lone_royal == Some(from) && mv.kind == MoveKind::Normal && mv.promotion == NO_PROMOTION {
             self.safe_destination(game, from, mv.to as usize, us)
-        } else if let Some(allowed) = l
-            .pins
-            .as_ref()
-            .filter(|_| matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget) && !l.royals.has(from))
-            .and_then(|p| p.allowed(from))
+        } else if let Some(allowed) =
+            self.pin_lines(game, l, from).filter(|_| matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget))
         {
             // A pinned piece stays legal exactly on its pin lines (and, in check, where it
             // stops the check).
@@ -638,17 +635,23 @@ impl<B: CellSet> Position<B> {
         n
     }
 
-    /// The legal moves of the piece `ck` on `from` to `targets` when it is pinned, neither royal
-    /// nor on a stack: it is legal exactly on its pin lines (see [`Position::is_legal`]), so
-    /// these are counted by set too (its moves that set en-passant cells are listed, and judged
-    /// one by one). `None` for the pieces whose moves must be judged one by one.
-    #[inline(never)]
-    fn count_pinned(&self, game: &Game<B>, l: Option<&Legality<B>>, ck: usize, from: usize, targets: B, promotion: Option<&crate::game::Promotion<B>>) -> Option<u64> {
-        let l = l?;
+    /// The cells the pinned piece on `from` may go to by a plain move (every pin line it stands
+    /// on), when that decides its legality: not for a royal piece, nor for one on a stack (a
+    /// move off a stack is played to be judged).
+    fn pin_lines(&self, game: &Game<B>, l: &Legality<B>, from: usize) -> Option<B> {
         if l.royals.has(from) || (game.stacks && self.stacked.has(from)) {
             return None;
         }
-        let allowed = l.pins.as_ref()?.allowed(from)?;
+        l.pins.as_ref()?.allowed(from)
+    }
+
+    /// The legal moves of the pinned piece `ck` on `from` to `targets` when its pin lines decide
+    /// them ([`Position::pin_lines`]): counted by set too (its moves that set en-passant cells
+    /// are listed, and judged one by one). `None` for the pieces judged one by one.
+    #[inline(never)]
+    fn count_pinned(&self, game: &Game<B>, l: Option<&Legality<B>>, ck: usize, from: usize, targets: B, promotion: Option<&crate::game::Promotion<B>>) -> Option<u64> {
+        let l = l?;
+        let allowed = self.pin_lines(game, l, from)?;
         Some(self.count_by_set(game, ck, from, targets.and(allowed), l.stops, promotion))
     }
 
