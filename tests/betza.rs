@@ -34,7 +34,7 @@ fn compile(source: &str) -> Tables {
 fn destinations(t: &Tables, side: usize, symbol: char, from: &str) -> BTreeSet<String> {
     let kind = t.kinds.iter().position(|k| k.symbol == symbol).expect("kind");
     let i = (side * t.kinds.len() + kind) * t.cells.len() + common::cell(t, from);
-    t.rays[t.ray_index[i] as usize..t.ray_index[i + 1] as usize]
+    t.rays_at(i)
         .iter()
         .flat_map(|r| t.pool[r.cells.0 as usize..r.cells.1 as usize].iter())
         .map(|&c| t.cells[c as usize].clone())

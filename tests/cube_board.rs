@@ -6,7 +6,7 @@
 
 mod common;
 
-use orbis_compiler::lower::rule_rays;
+use orbis_compiler::walk::rule_rays;
 use orbis_compiler::model::{CellId, Variant};
 use std::collections::BTreeSet;
 

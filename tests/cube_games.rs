@@ -541,7 +541,7 @@ fn reference_perft() {
 /// The engine's rays for a side's piece on `cell`, as cell-name lists, with their flags.
 fn engine_rays(t: &Tables, side: usize, kind: usize, cell: usize) -> Vec<(Vec<String>, u8)> {
     let i = (side * t.kinds.len() + kind) * t.cells.len() + cell;
-    t.rays[t.ray_index[i] as usize..t.ray_index[i + 1] as usize]
+    t.rays_at(i)
         .iter()
         .map(|r| (t.pool[r.cells.0 as usize..r.cells.1 as usize].iter().map(|&c| t.cells[c as usize].clone()).collect(), r.flags))
         .collect()

@@ -87,7 +87,7 @@ fn diagonal(t: &Tables, xy: &[Option<(i32, i32)>], vec: &[Option<(i32, i32)>]) -
 fn bishop_first_landing(t: &Tables, xy: &[Option<(i32, i32)>]) -> Option<usize> {
     let i = kind(t, "Bishop") * t.cells.len() + cell(t, PROBE_CELL);
     let h = heading(t, PROBE_HEADING) as u8;
-    t.rays[t.ray_index[i] as usize..t.ray_index[i + 1] as usize]
+    t.rays_at(i)
         .iter()
         .filter(|r| r.heading == h)
         .flat_map(|r| t.pool[r.cells.0 as usize..r.cells.1 as usize].iter())

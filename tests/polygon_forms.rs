@@ -54,7 +54,7 @@ fn polygons_meshes_and_files_build_the_same_die() {
         // A die's rook goes round: from the top across the front, bottom and back.
         let top = v.board.cells.iter().position(|c| c.name == "top").expect("top");
         let rook = &v.pieces[1];
-        let rays = orbis_compiler::lower::rule_rays(v, 0, rook, &rook.rules[0], top);
+        let rays = orbis_compiler::walk::rule_rays(v, 0, rook, &rook.rules[0], top);
         assert_eq!(rays.len(), 4);
         assert!(rays.iter().all(|r| r.cells.len() == 3), "round the die and back");
     }

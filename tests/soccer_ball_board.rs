@@ -6,7 +6,7 @@
 
 mod common;
 
-use orbis_compiler::lower::rule_rays;
+use orbis_compiler::walk::rule_rays;
 use orbis_compiler::model::{CellId, Variant};
 use orbis_runtime::tables::ray;
 use std::collections::{BTreeSet, VecDeque};
@@ -40,7 +40,7 @@ fn around(v: &Variant, c: CellId) -> Vec<CellId> {
     (0..sides(v, c)).filter_map(|i| v.board.step(c, 2 * i)).map(|(d, _)| d).collect()
 }
 
-fn rays(v: &Variant, piece: &str, c: CellId) -> Vec<orbis_compiler::lower::PathRay> {
+fn rays(v: &Variant, piece: &str, c: CellId) -> Vec<orbis_compiler::walk::PathRay> {
     let k = v.pieces.iter().position(|p| p.name == piece).expect("piece");
     rule_rays(v, 0, &v.pieces[k], &v.pieces[k].rules[0], c)
 }

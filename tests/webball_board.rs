@@ -153,11 +153,11 @@ fn straight_on_through_a_node_leaves_by_the_ring_square_opposite() {
     let v = webball();
     let rook = v.pieces.iter().position(|p| p.name == "Rook").expect("rook");
     let na = id(&v, "NA");
-    let rays = orbis_compiler::lower::rule_rays(&v, 0, &v.pieces[rook], &v.pieces[rook].rules[0], na);
+    let rays = orbis_compiler::walk::rule_rays(&v, 0, &v.pieces[rook], &v.pieces[rook].rules[0], na);
     let through_n: Vec<String> = rays.iter().find(|r| r.cells[0] == id(&v, "N")).expect("a line through N").cells.iter().take(2).map(|&c| v.board.cells[c].name.clone()).collect();
     assert_eq!(through_n, ["N", "N#"]);
     for (from, opposite) in [("ND", "N+"), ("NJ", "N*")] {
-        let rays = orbis_compiler::lower::rule_rays(&v, 0, &v.pieces[rook], &v.pieces[rook].rules[0], id(&v, from));
+        let rays = orbis_compiler::walk::rule_rays(&v, 0, &v.pieces[rook], &v.pieces[rook].rules[0], id(&v, from));
         let line = rays.iter().find(|r| r.cells[0] == id(&v, "N")).expect("a line through N");
         assert_eq!(v.board.cells[line.cells[1]].name, opposite);
     }

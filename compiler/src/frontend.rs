@@ -346,6 +346,7 @@ impl Frontend {
             sides: model_sides,
             rules,
             directions,
+            walked: Default::default(),
         };
         let mut sources = board.sources;
         sources.rules = variant.pieces.iter().map(|p| p.rules.iter().map(|r| r.span).collect()).collect();

@@ -7,6 +7,7 @@
 //!   computed; every semantic error found is reported as a codespan diagnostic.
 //! - `analysis`: warnings from the board as a petgraph graph (unreachable cells, irreversible
 //!   steps); runs only when there is no error.
+//! - `walk`: every rule's rays on the empty board, walked once within the expansion budgets.
 //! - `lower`: [`model::Variant`] to [`orbis_runtime::Tables`]; cannot fail.
 //!
 //! [`check`] runs the first three stages and keeps the source for rendering.
@@ -15,6 +16,7 @@ pub mod model;
 pub mod complex;
 pub mod frontend;
 pub mod analysis;
+pub mod walk;
 pub mod lower;
 pub mod layout;
 pub mod report;
@@ -107,14 +109,15 @@ pub fn check_with(name: &str, source: &str, setup: frontend::SetupChoice) -> Che
                 let output = frontend::check(&ast, 0, setup);
                 let mut diagnostics = output.diagnostics;
                 let variant = match output.variant {
-                    Some((variant, located)) => match lower::expansion_limit(&variant) {
-                        Some(overflow) => {
+                    Some((variant, located)) => match walk::walk_all(&variant) {
+                        Err(overflow) => {
                             diagnostics.push(expansion_diagnostic(&variant, &located, overflow));
                             None
                         }
-                        None => {
-                            diagnostics.extend(analysis::analyze(&variant, &located, &ast, 0));
+                        Ok(walked) => {
                             let mut variant = variant;
+                            variant.walked = walked.into();
+                            diagnostics.extend(analysis::analyze(&variant, &located, &ast, 0));
                             for rule in variant.pieces.iter_mut().flat_map(|p| p.rules.iter_mut()) {
                                 rule.text = sources.text(rule.span).map(|t| t.split_whitespace().collect::<Vec<_>>().join(" ")).unwrap_or_default();
                             }
@@ -132,22 +135,22 @@ pub fn check_with(name: &str, source: &str, setup: frontend::SetupChoice) -> Che
 }
 
 /// The error for rules whose paths multiply past the expansion limits.
-fn expansion_diagnostic(v: &model::Variant, sources: &frontend::Sources, overflow: lower::Overflow) -> Diagnostic<usize> {
+fn expansion_diagnostic(v: &model::Variant, sources: &frontend::Sources, overflow: walk::Overflow) -> Diagnostic<usize> {
     match overflow {
-        lower::Overflow::Rule { piece, rule, side, origin } => Diagnostic::error()
+        walk::Overflow::Rule { piece, rule, side, origin } => Diagnostic::error()
             .with_message(format!("the moves of `{}` multiply beyond what orbis expands", v.pieces[piece].name))
             .with_labels(vec![Label::primary(0, sources.rules[piece][rule].range()).with_message(format!(
                 "from {} (side {}) this rule walks or writes more than {} cells",
                 v.board.cells[origin].name,
                 v.sides[side].name,
-                lower::MAX_RULE_EXPANSION
+                walk::MAX_RULE_EXPANSION
             ))])
             .with_notes(vec![
                 "note: every path of a rule that does not `leap` is a move of its own (the cells it passes must be empty), so each `slide` leg after the first multiplies the paths by the length of a line".into(),
                 "help: use fewer legs, make the rule a `leap` if the cells passed need not be empty, or split it into several rules".into(),
             ]),
-        lower::Overflow::Total => Diagnostic::error()
-            .with_message(format!("the pieces' moves together expand to more than {} cells", lower::MAX_EXPANSION))
+        walk::Overflow::Total => Diagnostic::error()
+            .with_message(format!("the pieces' moves together expand to more than {} cells", walk::MAX_EXPANSION))
             .with_labels(vec![Label::primary(0, sources.board.range()).with_message("on this board")])
             .with_notes(vec!["help: use fewer or shorter rules, or a smaller board".into()]),
     }

@@ -22,6 +22,17 @@ pub struct Variant {
     /// The names of the side-dependent directions rules may use: `forward` first, then the
     /// `direction`s the sides declare (indices into [`Side::directions`]).
     pub directions: Vec<String>,
+    /// Every rule's rays on the empty board: `check` walks them within the expansion budgets and
+    /// stores them here, so the analysis and lowering never walk a rule again.
+    pub walked: std::sync::OnceLock<crate::walk::Walked>,
+}
+
+impl Variant {
+    /// Every rule's rays on the empty board ([`crate::walk::walk_all`]). A variant that passed
+    /// `check` has them already (it is refused when a rule expands past its budget).
+    pub fn walked(&self) -> &crate::walk::Walked {
+        self.walked.get_or_init(|| crate::walk::walk_all(self).unwrap_or_default())
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -168,7 +168,7 @@ fn leaps_expand_by_state_and_paths_are_bounded() {
     let board = &variant.board;
     let walker = &variant.pieces[variant.pieces.iter().position(|p| p.name == "Walker").expect("walker")];
     for origin in [0, 27, 63] {
-        let mut by_state: Vec<(usize, usize)> = orbis_compiler::lower::rule_rays(&variant, 0, walker, &walker.rules[0], origin)
+        let mut by_state: Vec<(usize, usize)> = orbis_compiler::walk::rule_rays(&variant, 0, walker, &walker.rules[0], origin)
             .iter()
             .map(|r| (r.heading, r.cells[0]))
             .collect();

@@ -89,10 +89,9 @@ pub fn movement(b: &Board, pieces: &[Option<Piece>], unmoved: &[bool], piece: Pi
     let t = b.t;
     let n = t.cells.len();
     let ck = piece.side * t.kinds.len() + piece.kind;
-    let range = t.ray_index[ck * n + cell] as usize..t.ray_index[ck * n + cell + 1] as usize;
     let mut marks = vec![Mark::default(); n];
     let mut paths = Vec::new();
-    for r in &t.rays[range] {
+    for r in t.rays_of(ck, cell) {
         if r.flags & ray::INITIAL != 0 && !unmoved[cell] {
             continue;
         }

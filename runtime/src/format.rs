@@ -18,7 +18,7 @@ use crate::tables::{
 /// First four bytes of every table file.
 pub const MAGIC: [u8; 4] = *b"ORBT";
 /// The layout this build writes. Any layout change bumps it.
-pub const FORMAT_VERSION: u16 = 11;
+pub const FORMAT_VERSION: u16 = 12;
 /// The oldest version this build still reads: version 10 is version 11 without the passing
 /// section (no `pass`, no `facing`), version 9 is version 10 without the hoppers and
 /// hands sections (no hops, `takes`, counting move, drops, `captured-as`, FEN tokens or
@@ -178,7 +178,10 @@ impl Tables {
         w.u8(self.rules.stationary_moves as u8);
         w.u16(self.rules.fifty_move);
         w.u8(self.rules.repetition);
-        w.u32s(&self.ray_index);
+        w.count(self.ray_index.len());
+        for &range in &self.ray_index {
+            w.range(range);
+        }
         w.count(self.rays.len());
         for r in &self.rays {
             w.u8(r.flags);
@@ -663,7 +666,13 @@ fn read_payload(r: &mut Reader, version: u16) -> Result<Tables, FormatError> {
     let mut rules = RulesInfo { stalemate, stationary_moves, fifty_move: r.u16()?, repetition: r.u8()?, ..RulesInfo::default() };
 
     r.section = "ray_index";
-    let ray_index = r.u32s()?;
+    let ray_index = if version >= 12 {
+        let n = r.count(8)?;
+        (0..n).map(|_| r.range()).collect::<Result<Vec<_>, FormatError>>()?
+    } else {
+        // Before version 12 an entry's rays ended where the next entry's began.
+        r.u32s()?.windows(2).map(|w| (w[0], w[1])).collect()
+    };
     r.section = "rays";
     let n = r.count(18)?;
     let rays = (0..n)

@@ -221,7 +221,7 @@ pub struct Game<B> {
     pub slide_runs: Vec<SlideRun>,
     pub specials: Vec<Special>,
     /// Per `ck * cells + cell`, a range into `rays`.
-    pub ray_index: Vec<u32>,
+    pub ray_index: Vec<(u32, u32)>,
     /// Per `(target * sides + attacking side)`: a range into `direct`.
     pub direct_index: Vec<u32>,
     /// Direct attackers: a piece of colored kind `.0` on a cell of `.1` attacks the target.
@@ -328,12 +328,12 @@ pub struct Zobrist {
 #[allow(clippy::type_complexity)]
 fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]) -> (Vec<PieceMoves<B>>, Vec<SlideRun>, Vec<Special>) {
     use crate::tables::ray::*;
-    let mut piece_moves = Vec::with_capacity(tables.ray_index.len().saturating_sub(1));
+    let mut piece_moves = Vec::with_capacity(tables.ray_index.len());
     let mut runs = Vec::new();
     let mut specials = Vec::new();
     // A slide back to its start makes a stationary move where the rules allow one.
     let returns = if tables.rules.stationary_moves { RETURNS } else { 0 };
-    for w in tables.ray_index.windows(2) {
+    for &(start, end) in &tables.ray_index {
         let mut m = PieceMoves {
             leap_quiet: B::default(),
             leap_capture: B::default(),
@@ -343,12 +343,12 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
             span: (0, 0),
             may_promote: true,
         };
-        let reach = (w[0]..w[1]).flat_map(|i| tables.pool[rays[i as usize].cells.0 as usize..rays[i as usize].cells.1 as usize].iter());
+        let reach = (start..end).flat_map(|i| tables.pool[rays[i as usize].cells.0 as usize..rays[i as usize].cells.1 as usize].iter());
         if let (Some(lo), Some(hi)) = (reach.clone().min(), reach.max()) {
             m.span = ((lo / 64) as u8, (hi / 64) as u8);
         }
         let mut ep_only = Vec::new();
-        for i in w[0]..w[1] {
+        for i in start..end {
             let r = &rays[i as usize];
             let f = r.flags;
             let conditional = r.passes || f & (INITIAL | EP_TARGET | PASS_UNATTACKED | returns) != 0;
@@ -528,9 +528,8 @@ impl<B: CellSet> Game<B> {
             );
         }
         for (i, m) in piece_moves.iter_mut().enumerate() {
-            let rays = tables.ray_index[i] as usize..tables.ray_index[i + 1] as usize;
             m.may_promote = promotion[i / cells].as_ref().is_some_and(|p: &Promotion<B>| {
-                p.from.has(i % cells) || tables.rays[rays].iter().any(|r| set_of(r.cells).intersects(p.zone))
+                p.from.has(i % cells) || tables.rays_at(i).iter().any(|r| set_of(r.cells).intersects(p.zone))
             });
         }
         let direct_reach = direct_index
@@ -567,7 +566,7 @@ impl<B: CellSet> Game<B> {
             }
             for &(cell, kind) in &side.setup {
                 let i = (s * kinds + kind as usize) * cells + cell as usize;
-                let rays = &tables.rays[tables.ray_index[i] as usize..tables.ray_index[i + 1] as usize];
+                let rays = tables.rays_at(i);
                 if rays.iter().any(|r| r.flags & crate::tables::ray::INITIAL != 0) {
                     matters[cell as usize] = true;
                 }
@@ -628,7 +627,7 @@ impl<B: CellSet> Game<B> {
         for ck in 0..sides * kinds {
             for origin in 0..cells {
                 let i = ck * cells + origin;
-                for r in &tables.rays[tables.ray_index[i] as usize..tables.ray_index[i + 1] as usize] {
+                for r in tables.rays_at(i) {
                     if r.flags & crate::tables::ray::EP_CAPTURE != 0 {
                         let target = tables.pool[r.cells.0 as usize] as usize;
                         let list = &mut ep_capturers[target];
@@ -735,7 +734,8 @@ impl<B: CellSet> Game<B> {
     #[inline(always)]
     pub fn rays_of(&self, ck: usize, cell: usize) -> &[Ray<B>] {
         let i = ck * self.cells + cell;
-        &self.rays[self.ray_index[i] as usize..self.ray_index[i + 1] as usize]
+        let (start, end) = self.ray_index[i];
+        &self.rays[start as usize..end as usize]
     }
 
     #[inline(always)]

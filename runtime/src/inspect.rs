@@ -285,8 +285,7 @@ fn write_all(out: &mut String, t: &Tables) -> std::fmt::Result {
     let n_ck = n_kinds * t.sides.len();
     for ck in 0..n_ck {
         for c in 0..n_cells {
-            let range = index_range(&t.ray_index, ck * n_cells + c);
-            let Some(rays) = t.rays.get(range) else { continue };
+            let rays = t.rays_at(ck * n_cells + c);
             if rays.is_empty() {
                 continue;
             }
@@ -417,7 +416,7 @@ mod tests {
             ],
             rules: RulesInfo::default(),
             // white King on a: 1 ray; everything else: none.
-            ray_index: vec![0, 1, 1, 1, 1],
+            ray_index: vec![(0, 1), (1, 1), (1, 1), (1, 1)],
             rays: vec![Ray {
                 flags: ray::QUIET | ray::CAPTURE,
                 heading: 0,

@@ -28,9 +28,10 @@ pub struct Tables {
     pub kinds: Vec<KindInfo>,
     pub sides: Vec<SideInfo>,
     pub rules: RulesInfo,
-    /// Per colored kind and cell: `ray_index[ck * cells + cell] .. ray_index[... + 1]` into `rays`.
-    /// Length `colored kinds * cells + 1`.
-    pub ray_index: Vec<u32>,
+    /// Per colored kind and cell (`ck * cells + cell`): the range of its rays in `rays`. Colored
+    /// kinds with equal rays on a cell (the sides of a symmetric piece) share one range.
+    /// Length `colored kinds * cells`.
+    pub ray_index: Vec<(u32, u32)>,
     pub rays: Vec<Ray>,
     /// Shared pool of cell lists that `Ray` and `Line` point into.
     pub pool: Vec<u16>,
@@ -53,6 +54,17 @@ pub struct Tables {
 }
 
 impl Tables {
+    /// The rays of entry `i` (`ck * cells + cell`) of `ray_index`; none where the index or its
+    /// range is out of bounds (a table that did not pass validation).
+    pub fn rays_at(&self, i: usize) -> &[Ray] {
+        self.ray_index.get(i).and_then(|&(a, b)| self.rays.get(a as usize..b as usize)).unwrap_or(&[])
+    }
+
+    /// The rays of colored kind `ck` on `cell`.
+    pub fn rays_of(&self, ck: usize, cell: usize) -> &[Ray] {
+        self.rays_at(ck * self.cells.len() + cell)
+    }
+
     /// The cell a name means: its own name or one of its aliases.
     pub fn cell_by_name(&self, name: &str) -> Option<u16> {
         match self.cells.iter().position(|c| c == name) {

@@ -322,7 +322,7 @@ impl Tables {
             }
         }
 
-        check_index("ray_index", &self.ray_index, n_ck as u64 * n_cells as u64 + 1, "rays", self.rays.len())?;
+        check_ranges("ray_index", &self.ray_index, n_ck as u64 * n_cells as u64, "rays", self.rays.len())?;
         let pool_len = self.pool.len();
         for (i, r) in self.rays.iter().enumerate() {
             let field = || format!("ray {i}");
@@ -459,6 +459,19 @@ fn check_range(
 }
 
 /// A CSR-style index: exactly `expected_len` entries, non-decreasing, last ≤ `target_len`.
+/// An index of ranges: `expected_len` of them, each `start <= end <= target_len`.
+fn check_ranges(name: &str, index: &[(u32, u32)], expected_len: u64, target: &str, target_len: usize) -> Result<(), FormatError> {
+    if index.len() as u64 != expected_len {
+        return Err(invalid(name, format!("length {} but {expected_len} expected", index.len())));
+    }
+    for (i, &(start, end)) in index.iter().enumerate() {
+        if start > end || end as usize > target_len {
+            return Err(invalid(format!("{name}[{i}]"), format!("range {start}..{end} is not within {target} (length {target_len})")));
+        }
+    }
+    Ok(())
+}
+
 fn check_index(
     name: &str,
     index: &[u32],

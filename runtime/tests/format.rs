@@ -73,9 +73,10 @@ fn sample() -> Tables {
         (start, pool.len() as u32)
     };
     let mut rays = Vec::new();
-    let mut ray_index = vec![0u32];
+    let mut ray_index = Vec::new();
     for ck in 0..4u8 {
         for c in 0..(W * W) as u16 {
+            let start = rays.len() as u32;
             for (_, _, specs) in ray_specs.iter().filter(|(k, name, _)| *k == ck && cell(name) == c) {
                 for &(flags, heading, empty, dest) in specs {
                     let must_empty = push(&mut pool, empty);
@@ -83,7 +84,7 @@ fn sample() -> Tables {
                     rays.push(Ray { flags, heading, must_empty, cells });
                 }
             }
-            ray_index.push(rays.len() as u32);
+            ray_index.push((start, rays.len() as u32));
         }
     }
 
@@ -203,6 +204,27 @@ fn sample() -> Tables {
         facing: vec![(0, vec![1, 2])],
         layout: None,
     }
+}
+
+/// `t` written as versions before 12 wrote it (header not resealed): `ray_index` one list of
+/// `u32`, each entry's rays ending where the next entry's begin (`t`'s ranges follow each other).
+fn old_bytes(t: &Tables) -> Vec<u8> {
+    assert!(t.ray_index.windows(2).all(|w| w[0].1 == w[1].0), "ranges that follow each other");
+    let bytes = t.to_bytes();
+    let mut new = (t.ray_index.len() as u32).to_le_bytes().to_vec();
+    for &(start, end) in &t.ray_index {
+        new.extend(start.to_le_bytes());
+        new.extend(end.to_le_bytes());
+    }
+    let at = bytes.windows(new.len()).position(|w| w == new).expect("the ray index in the file");
+    let mut old = bytes[..at].to_vec();
+    old.extend(((t.ray_index.len() + 1) as u32).to_le_bytes());
+    old.extend(t.ray_index[0].0.to_le_bytes());
+    for &(_, end) in &t.ray_index {
+        old.extend(end.to_le_bytes());
+    }
+    old.extend(&bytes[at + new.len()..]);
+    old
 }
 
 /// Recomputes the header's payload length and checksum after a test edits the payload, so the
@@ -487,8 +509,8 @@ fn validate_names_the_field() {
         ("ray_index", |t| {
             t.ray_index.pop();
         }),
-        ("ray_index[3]", |t| t.ray_index[3] = 0),
-        ("ray_index[36]", |t| *t.ray_index.last_mut().unwrap() += 1),
+        ("ray_index[3]", |t| t.ray_index[3] = (2, 1)),
+        ("ray_index[35]", |t| t.ray_index[35].1 = t.rays.len() as u32 + 1),
         ("ray 0", |t| t.rays[0].heading = 4),
         ("transit cell 0", |t| t.transit.push(99)),
         ("ray 0", |t| t.rays[0].must_empty = (3, 2)),
@@ -716,10 +738,32 @@ fn without_hoppers(t: &Tables) -> Tables {
 }
 
 #[test]
+fn version_11_files_are_still_read() {
+    // Version 11 is version 12 with the ray index as one list of ends.
+    let t = with_layout();
+    let mut bytes = old_bytes(&t);
+    bytes[4..6].copy_from_slice(&11u16.to_le_bytes());
+    reseal(&mut bytes);
+    assert_eq!(Tables::from_bytes(&bytes).expect("version 11 loads"), t);
+}
+
+#[test]
+fn colored_kinds_share_ray_ranges() {
+    // Since version 12 two entries may name the same rays.
+    let mut t = sample();
+    let shared = t.ray_index.iter().copied().find(|&(a, b)| a < b).expect("a cell with rays");
+    let last = t.ray_index.len() - 1;
+    t.ray_index[last] = shared;
+    let back = Tables::from_bytes(&t.to_bytes()).expect("loads");
+    assert_eq!(back.rays_at(last), t.rays_at(t.ray_index.iter().position(|&r| r == shared).unwrap()));
+    assert!(!back.rays_at(last).is_empty());
+}
+
+#[test]
 fn version_10_files_are_still_read() {
     // Version 10 is version 11 without the passing section.
     let t = with_layout();
-    let mut bytes = t.to_bytes();
+    let mut bytes = old_bytes(&t);
     bytes.truncate(bytes.len() - passing_len(&t));
     bytes[4..6].copy_from_slice(&10u16.to_le_bytes());
     reseal(&mut bytes);
@@ -759,7 +803,7 @@ fn without_hands(t: &Tables) -> Tables {
 fn version_9_files_are_still_read() {
     // Version 9 is version 10 without the hoppers and hands sections.
     let t = with_layout();
-    let mut bytes = t.to_bytes();
+    let mut bytes = old_bytes(&t);
     bytes.truncate(bytes.len() - hoppers_len(&t) - hands_len(&t) - passing_len(&t));
     bytes[4..6].copy_from_slice(&9u16.to_le_bytes());
     reseal(&mut bytes);
@@ -830,7 +874,7 @@ fn hoppers_are_validated() {
 fn version_8_files_are_still_read() {
     // Version 8 is version 9 without the goals section.
     let t = with_layout();
-    let mut bytes = t.to_bytes();
+    let mut bytes = old_bytes(&t);
     bytes.truncate(bytes.len() - goals_len(&t) - hoppers_len(&t) - hands_len(&t) - passing_len(&t));
     bytes[4..6].copy_from_slice(&8u16.to_le_bytes());
     reseal(&mut bytes);
@@ -852,7 +896,7 @@ fn goals_section_is_validated() {
 fn version_7_files_are_still_read() {
     // Version 7 is version 8 without the winders section.
     let t = with_layout();
-    let mut bytes = t.to_bytes();
+    let mut bytes = old_bytes(&t);
     bytes.truncate(bytes.len() - (winders_len(&t) + goals_len(&t) + hoppers_len(&t) + hands_len(&t) + passing_len(&t)));
     bytes[4..6].copy_from_slice(&7u16.to_le_bytes());
     reseal(&mut bytes);
@@ -894,7 +938,7 @@ fn without_stacks(t: &Tables) -> Tables {
 fn version_6_files_are_still_read() {
     // Version 6 is version 7 without the stacks section.
     let t = with_layout();
-    let mut bytes = t.to_bytes();
+    let mut bytes = old_bytes(&t);
     bytes.truncate(bytes.len() - stacks_len(&t) - (winders_len(&t) + goals_len(&t) + hoppers_len(&t) + hands_len(&t) + passing_len(&t)));
     bytes[4..6].copy_from_slice(&6u16.to_le_bytes());
     reseal(&mut bytes);
@@ -940,7 +984,7 @@ fn without_players(t: &Tables) -> Tables {
 fn version_5_files_are_still_read() {
     // Version 5 is version 6 without the players section.
     let t = with_layout();
-    let mut bytes = t.to_bytes();
+    let mut bytes = old_bytes(&t);
     bytes.truncate(bytes.len() - tail_len(&t));
     bytes[4..6].copy_from_slice(&5u16.to_le_bytes());
     reseal(&mut bytes);
@@ -971,7 +1015,7 @@ fn version_4_files_are_still_read() {
     // bytes: its count, the label's point, its size and its text "1") goes, and the view has
     // none.
     let t = with_layout();
-    let mut bytes = t.to_bytes();
+    let mut bytes = old_bytes(&t);
     bytes.truncate(bytes.len() - tail_len(&t) - 21);
     bytes[4..6].copy_from_slice(&4u16.to_le_bytes());
     reseal(&mut bytes);
@@ -984,7 +1028,7 @@ fn version_4_files_are_still_read() {
 fn version_3_files_are_still_read() {
     // Version 3 is version 4 (and 5) without the layout section.
     let t = sample();
-    let mut bytes = t.to_bytes();
+    let mut bytes = old_bytes(&t);
     bytes.truncate(bytes.len() - tail_len(&t) - 1);
     bytes[4..6].copy_from_slice(&3u16.to_le_bytes());
     reseal(&mut bytes);
@@ -1001,7 +1045,7 @@ fn the_counting_move_round_trips_and_needs_version_10() {
     let mut t = sample();
     t.rules.bare_counting = true;
     assert_eq!(Tables::from_bytes(&t.to_bytes()).expect("loads"), t);
-    let mut bytes = t.to_bytes();
+    let mut bytes = old_bytes(&t);
     bytes.truncate(bytes.len() - hoppers_len(&t) - hands_len(&t) - passing_len(&t));
     bytes[4..6].copy_from_slice(&9u16.to_le_bytes());
     reseal(&mut bytes);

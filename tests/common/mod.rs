@@ -98,7 +98,7 @@ pub fn kind(t: &Tables, name: &str) -> usize {
 /// heading `h` (the first such ray).
 pub fn ray_cells(t: &Tables, piece: &str, from: &str, h: &str) -> (Vec<String>, u8) {
     let i = kind(t, piece) * t.cells.len() + cell(t, from); // white is side 0
-    let rays = &t.rays[t.ray_index[i] as usize..t.ray_index[i + 1] as usize];
+    let rays = t.rays_at(i);
     let r = rays.iter().find(|r| r.heading as usize == heading(t, h)).expect("a ray with that heading");
     let cells = t.pool[r.cells.0 as usize..r.cells.1 as usize].iter().map(|&c| t.cells[c as usize].clone()).collect();
     (cells, r.flags)
@@ -108,7 +108,7 @@ pub fn ray_cells(t: &Tables, piece: &str, from: &str, h: &str) -> (Vec<String>, 
 /// which rays reach but moves never end on, excluded).
 pub fn destinations(t: &Tables, piece: &str, from: &str) -> BTreeSet<String> {
     let i = kind(t, piece) * t.cells.len() + cell(t, from);
-    t.rays[t.ray_index[i] as usize..t.ray_index[i + 1] as usize]
+    t.rays_at(i)
         .iter()
         .flat_map(|r| t.pool[r.cells.0 as usize..r.cells.1 as usize].iter())
         .filter(|c| !t.transit.contains(c))

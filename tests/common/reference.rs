@@ -2,7 +2,7 @@
 //! the table-driven runtime (tests/reference.rs on every example, tests/polygon_runtime.rs on the
 //! boards of polygons).
 //!
-//! It shares only the path expansion (`lower::rule_rays`) with the compiler; attack tables, pins,
+//! It shares only the path expansion (`walk::rule_rays`) with the compiler; attack tables, pins,
 //! bit sets, incremental make/unmake and the binary format are all bypassed. Legality is decided
 //! the naive way: play the move on a copy, then ask whether any enemy move could capture a royal.
 //!
@@ -30,7 +30,7 @@
 //! side's setup has its kind (castling cells excepted) counts as unmoved. A promotion zone marked
 //! `from-or-to` also offers its (optional) promotion to moves that start in it.
 
-use orbis_compiler::lower::{hop_lines, rule_rays};
+use orbis_compiler::walk::{hop_lines, rule_rays};
 use orbis_compiler::model::{Hop, Mode, MoveRule, Variant};
 use orbis_runtime::tables::ray;
 use std::collections::BTreeSet;

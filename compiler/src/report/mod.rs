@@ -1,7 +1,7 @@
 //! The rule-consistency report: what a variant's definition implies (issue 5).
 //!
 //! Every fact is computed from the checked model ([`Variant`]) and the rays of its pieces on an
-//! empty board ([`crate::lower::rule_rays`]), never from comments or hints in the file. Five groups:
+//! empty board ([`crate::walk::rule_rays`]), never from comments or hints in the file. Five groups:
 //! - [`surface`]: the board as a complex of square cells (V, E, F, Euler characteristic,
 //!   orientability, boundary, name, cone points);
 //! - [`topology`]: self-adjacent cells, irreversible steps, closed lines, cells no piece reaches;
@@ -24,7 +24,7 @@ use std::collections::BTreeSet;
 use orbis_runtime::tables::ray;
 use serde_json::{json, Value};
 
-use crate::lower::{hop_reach, rule_rays, wind_reach, PathRay};
+use crate::walk::{hop_reach, wind_reach, PathRay};
 use crate::model::{CellId, HeadingId, PieceId, Variant};
 
 /// Per side, piece and cell: a list of `T`.
@@ -78,7 +78,8 @@ impl<'a> Ctx<'a> {
                         } else if rule.hop.is_some() || rule.takes.is_some() {
                             hop_reach(v, side, piece, rule, origin)
                         } else {
-                            rule_rays(v, side, piece, rule, origin)
+                            list.extend(v.walked().rule(k, i, side, origin).iter().map(|r| (i, r.clone())));
+                            continue;
                         };
                         for r in rays {
                             list.push((i, r));

@@ -93,7 +93,7 @@ pub fn analyze(ctx: &Ctx) -> PositionFacts {
         for &(o, p) in &side.setup {
             for rule in v.pieces[p].rules.iter().filter(|r| (r.hop.is_some() || r.takes.is_some()) && r.mode != crate::model::Mode::MoveOnly) {
                 let admits = |f: &Option<Vec<PieceId>>, k: PieceId| f.as_ref().is_none_or(|f| f.contains(&k));
-                for line in crate::lower::hop_lines(v, s, &v.pieces[p], rule, o) {
+                for line in crate::walk::hop_lines(v, s, &v.pieces[p], rule, o) {
                     let mut start = 0;
                     if rule.hop.is_some() {
                         let Some(i) = line.iter().position(|&c| at[c].is_some()) else { continue };
