@@ -19,7 +19,7 @@ pub mod sanity;
 pub mod surface;
 pub mod topology;
 
-use std::collections::BTreeSet;
+use std::borrow::Cow;
 
 use orbis_runtime::tables::ray;
 use serde_json::{json, Value};
@@ -34,8 +34,9 @@ pub type PerPieceCell<T> = Vec<Vec<Vec<Vec<T>>>>;
 /// from them that several analyses share.
 pub struct Ctx<'a> {
     pub v: &'a Variant,
-    /// `rays[side][piece][cell]`: (rule index, ray).
-    pub rays: PerPieceCell<(usize, PathRay)>,
+    /// `rays[side][piece][cell]`: (rule index, ray); the walked rays borrowed from the variant,
+    /// the empty-board stand-ins of winding and hops owned.
+    pub rays: PerPieceCell<(usize, Cow<'a, PathRay>)>,
     /// `moves[side][piece][cell]`: cells a moved piece can go to on an empty board (quiet rays).
     pub moves: PerPieceCell<CellId>,
     /// `attacks[side][piece][cell]`: cells a moved piece attacks (capturing rays).
@@ -58,7 +59,7 @@ impl<'a> Ctx<'a> {
             for (k, piece) in v.pieces.iter().enumerate() {
                 // A piece whose rules are the same for every side moves as the first side's.
                 if side > 0 && piece.rules.iter().all(|r| r.same_for_every_side()) {
-                    let first: &PerPieceCell<(usize, PathRay)> = &rays;
+                    let first: &PerPieceCell<(usize, Cow<PathRay>)> = &rays;
                     rs.push(first[0][k].clone());
                     let (m0, a0): (&PerPieceCell<CellId>, &PerPieceCell<CellId>) = (&moves, &attacks);
                     ms.push(m0[0][k].clone());
@@ -69,7 +70,7 @@ impl<'a> Ctx<'a> {
                 let mut m_cell = Vec::with_capacity(ncells);
                 let mut a_cell = Vec::with_capacity(ncells);
                 for origin in 0..ncells {
-                    let mut list: Vec<(usize, PathRay)> = Vec::new();
+                    let mut list: Vec<(usize, Cow<PathRay>)> = Vec::new();
                     for (i, rule) in piece.rules.iter().enumerate() {
                         // Winding rules have no rays: their empty-board flood stands in.
                         // and hops (and `takes`) have none: their lines stand in.
@@ -78,15 +79,12 @@ impl<'a> Ctx<'a> {
                         } else if rule.hop.is_some() || rule.takes.is_some() {
                             hop_reach(v, side, piece, rule, origin)
                         } else {
-                            list.extend(v.walked().rule(k, i, side, origin).iter().map(|r| (i, r.clone())));
+                            list.extend(v.walked().rule(k, i, side, origin).iter().map(|r| (i, Cow::Borrowed(r))));
                             continue;
                         };
-                        for r in rays {
-                            list.push((i, r));
-                        }
+                        list.extend(rays.into_iter().map(|r| (i, Cow::Owned(r))));
                     }
-                    let mut m = BTreeSet::new();
-                    let mut a = BTreeSet::new();
+                    let (mut m, mut a) = (Vec::new(), Vec::new());
                     for (_, r) in &list {
                         if r.flags & ray::INITIAL != 0 {
                             continue;
@@ -101,8 +99,12 @@ impl<'a> Ctx<'a> {
                         }
                     }
                     per_cell.push(list);
-                    m_cell.push(m.into_iter().collect());
-                    a_cell.push(a.into_iter().collect());
+                    for cells in [&mut m, &mut a] {
+                        cells.sort_unstable();
+                        cells.dedup();
+                    }
+                    m_cell.push(m);
+                    a_cell.push(a);
                 }
                 rs.push(per_cell);
                 ms.push(m_cell);
