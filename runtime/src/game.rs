@@ -203,6 +203,13 @@ pub struct Castle<B> {
     /// `empty` minus the king's and rook's own cells.
     pub empty: B,
     pub safe: Vec<u16>,
+    /// Whether the king's safety must be tested again with king and rook moved
+    /// (`Position::castle_safe`). Not when `king_to` is among the `safe` cells (tested with the
+    /// king still home) and no attack line of `king_to` passes the vacated `king_from` or
+    /// `rook_from` before the rook's or king's new cell with a cell beyond it: then moving them
+    /// opens no line to `king_to` (the new cells only block, with our own pieces), and direct
+    /// attacks do not depend on the board. Hops and winding paths may: always tested with them.
+    pub recheck: bool,
 }
 
 /// Everything the engine needs, indexed for speed. `ck` = colored kind = `side * kinds + kind`.
@@ -251,6 +258,8 @@ pub struct Game<B> {
     pub promotion: Vec<Option<Promotion<B>>>,
     /// Per side.
     pub castles: Vec<Vec<Castle<B>>>,
+    /// Per side: the kings' start cells of its castling rules (no castling once none is unmoved).
+    pub castle_kings: Vec<B>,
     /// Per colored kind.
     pub royal: Vec<bool>,
     pub resets_clock: Vec<bool>,
@@ -515,6 +524,14 @@ impl<B: CellSet> Game<B> {
                         let mut empty = B::from_cells(c.empty.iter().map(|&x| x as usize));
                         empty.remove(c.king_from as usize);
                         empty.remove(c.rook_from as usize);
+                        let kt = c.king_to as usize;
+                        let opens = tables.attacks[tables.attack_index[kt] as usize..tables.attack_index[kt + 1] as usize].iter().any(|a| {
+                            let Attack::Line { cells: r, .. } = *a else { return false };
+                            let line = &pool[r.0 as usize..r.1 as usize];
+                            let ends = line.iter().position(|&x| x == c.rook_to || x == c.king_to).unwrap_or(line.len());
+                            line[..ends].iter().enumerate().any(|(i, &x)| (x == c.king_from || x == c.rook_from) && i + 1 < line.len())
+                        });
+                        let recheck = opens || !c.safe.contains(&c.king_to) || !tables.winders.is_empty() || !tables.hoppers.is_empty();
                         Castle {
                             king_from: c.king_from,
                             king_to: c.king_to,
@@ -522,11 +539,13 @@ impl<B: CellSet> Game<B> {
                             rook_to: c.rook_to,
                             empty,
                             safe: c.safe.clone(),
+                            recheck,
                         }
                     })
                     .collect(),
             );
         }
+        let castle_kings = castles.iter().map(|cs: &Vec<Castle<B>>| B::from_cells(cs.iter().map(|c| c.king_from as usize))).collect();
         for (i, m) in piece_moves.iter_mut().enumerate() {
             let rays = tables.ray_index[i] as usize..tables.ray_index[i + 1] as usize;
             m.may_promote = promotion[i / cells].as_ref().is_some_and(|p: &Promotion<B>| {
@@ -723,6 +742,7 @@ impl<B: CellSet> Game<B> {
             royal_cks,
             promotion,
             castles,
+            castle_kings,
             royal,
             resets_clock,
             reach,

@@ -360,8 +360,13 @@ impl<B: CellSet> Position<B> {
 
     /// Appends the castling moves of the side to move whose cells are free and safe (`unattacked`:
     /// a cell already known to be safe).
+    #[inline(never)]
     fn castling_moves(&self, game: &Game<B>, unattacked: Option<usize>, out: &mut Vec<Move>) {
         let us = self.to_move;
+        // Most positions have no castling right left.
+        if !self.virgin.intersects(game.castle_kings[us]) {
+            return;
+        }
         for (i, c) in game.castles[us].iter().enumerate() {
             let (kf, rf) = (c.king_from as usize, c.rook_from as usize);
             if !self.virgin.has(kf) || !self.virgin.has(rf) || c.empty.intersects(self.occupied) {
@@ -395,6 +400,9 @@ impl<B: CellSet> Position<B> {
     /// (castling captures nothing and changes no enemy piece).
     fn castle_safe(&mut self, game: &Game<B>, i: usize, us: usize) -> bool {
         let c = &game.castles[us][i];
+        if !c.recheck {
+            return true;
+        }
         let (kf, rf, kt, rt) = (c.king_from as usize, c.rook_from as usize, c.king_to as usize, c.rook_to as usize);
         let (king, rook) = (self.board[kf], self.board[rf]);
         let occupied = self.occupied;
