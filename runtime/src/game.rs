@@ -236,6 +236,10 @@ pub struct Game<B> {
     /// Per `(target * sides + attacking side)`: every cell of its direct attackers, to skip them
     /// all with one test when the side has no piece there.
     pub direct_reach: Vec<B>,
+    /// Per `ck * cells + cell`: the targets a piece of colored kind `ck` on `cell` attacks
+    /// directly (`direct` inverted), so that the direct attacks on several targets are found from
+    /// the few pieces near them.
+    pub direct_from: Vec<B>,
     /// Per target: a range into `lines`.
     pub line_index: Vec<u32>,
     pub lines: Vec<Line<B>>,
@@ -556,6 +560,14 @@ impl<B: CellSet> Game<B> {
             .windows(2)
             .map(|w| direct[w[0] as usize..w[1] as usize].iter().fold(B::default(), |r: B, &(_, set): &(u8, B)| r.or(set)))
             .collect();
+        let mut direct_from = vec![B::default(); sides * kinds * cells];
+        for (di, w) in direct_index.windows(2).enumerate() {
+            for &(ck, set) in &direct[w[0] as usize..w[1] as usize] {
+                for c in set.iter() {
+                    direct_from[ck as usize * cells + c].insert(di / sides);
+                }
+            }
+        }
         let royal: Vec<bool> = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].royal).collect();
         let royal_cks = (0..sides).map(|s| (s * kinds..(s + 1) * kinds).filter(|&ck| royal[ck]).map(|ck| ck as u8).collect()).collect();
         let line_reach = (0..cells)
@@ -733,6 +745,7 @@ impl<B: CellSet> Game<B> {
             direct_index,
             direct,
             direct_reach,
+            direct_from,
             line_index,
             lines,
             run_kinds,

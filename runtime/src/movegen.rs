@@ -424,18 +424,15 @@ impl<B: CellSet> Position<B> {
     }
 
     /// How many of `targets` the piece on `from` would stand unattacked on (see
-    /// [`Position::safe_destination`]), the piece lifted once for all.
-    fn safe_destinations(&mut self, game: &Game<B>, from: usize, targets: B, us: usize) -> u32 {
+    /// [`Position::safe_destination`]), the piece lifted off the board for the lines (direct
+    /// attacks do not depend on the board: found for all targets at once).
+    fn safe_destinations(&self, game: &Game<B>, from: usize, targets: B, us: usize) -> u32 {
         if targets.is_empty() {
             return 0;
         }
-        let code = self.board[from];
-        self.board[from] = 0;
-        self.occupied.remove(from);
-        let safe = targets.iter().filter(|&to| !self.attacked_by_enemy(game, to, us)).count() as u32;
-        self.occupied.insert(from);
-        self.board[from] = code;
-        safe
+        let unattacked = targets.and_not(self.attacked_directly_among(game, targets, us));
+        let occupied = self.occupied.and_not(B::single(from));
+        unattacked.iter().filter(|&to| !self.attacked_along_lines_by_enemy(game, to, us, occupied)).count() as u32
     }
 
     /// Appends the crowning moves of the side to move: each piece in its hand onto each own
