@@ -203,6 +203,8 @@ pub struct Castle<B> {
     /// `empty` minus the king's and rook's own cells.
     pub empty: B,
     pub safe: Vec<u16>,
+    /// `safe` as a set.
+    pub safe_set: B,
     /// Whether the king's safety must be tested again with king and rook moved
     /// (`Position::castle_safe`). Not when `king_to` is among the `safe` cells (tested with the
     /// king still home) and no attack line of `king_to` passes the vacated `king_from` or
@@ -543,6 +545,7 @@ impl<B: CellSet> Game<B> {
                             rook_to: c.rook_to,
                             empty,
                             safe: c.safe.clone(),
+                            safe_set: B::from_cells(c.safe.iter().map(|&x| x as usize)),
                             recheck,
                         }
                     })

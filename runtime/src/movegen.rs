@@ -367,15 +367,35 @@ impl<B: CellSet> Position<B> {
         if !self.virgin.intersects(game.castle_kings[us]) {
             return;
         }
-        for (i, c) in game.castles[us].iter().enumerate() {
+        // The cheap conditions first: king and rook unmoved and at home, the cells between empty.
+        let home = |c: &crate::game::Castle<B>| {
             let (kf, rf) = (c.king_from as usize, c.rook_from as usize);
-            if !self.virgin.has(kf) || !self.virgin.has(rf) || c.empty.intersects(self.occupied) {
+            self.virgin.has(kf)
+                && self.virgin.has(rf)
+                && !c.empty.intersects(self.occupied)
+                && self.board[kf] != 0
+                && self.board[rf] != 0
+                && self.side_at(game, kf) == us
+                && self.side_at(game, rf) == us
+        };
+        // The direct attacks on the safe cells of every rule that may castle, found at once.
+        let mut cells = B::default();
+        for c in game.castles[us].iter().filter(|c| home(c)) {
+            cells = cells.or(c.safe_set);
+        }
+        if let Some(u) = unattacked {
+            cells.remove(u);
+        }
+        if cells.is_empty() && !game.castles[us].iter().any(home) {
+            return;
+        }
+        let attacked = self.attacked_directly_among(game, cells, us);
+        for (i, c) in game.castles[us].iter().enumerate() {
+            if !home(c) {
                 continue;
             }
-            if self.board[kf] == 0 || self.board[rf] == 0 || self.side_at(game, kf) != us || self.side_at(game, rf) != us {
-                continue;
-            }
-            if c.safe.iter().any(|&s| Some(s as usize) != unattacked && self.attacked_by_enemy(game, s as usize, us)) {
+            let need = c.safe_set.and(cells);
+            if need.intersects(attacked) || need.iter().any(|s| self.attacked_along_lines_by_enemy(game, s, us, self.occupied)) {
                 continue;
             }
             out.push(Move { from: c.king_from, to: c.king_to, kind: MoveKind::Castle, promotion: NO_PROMOTION, aux: i as u32 });
@@ -426,6 +446,7 @@ impl<B: CellSet> Position<B> {
     /// How many of `targets` the piece on `from` would stand unattacked on (see
     /// [`Position::safe_destination`]), the piece lifted off the board for the lines (direct
     /// attacks do not depend on the board: found for all targets at once).
+    #[inline(never)]
     fn safe_destinations(&self, game: &Game<B>, from: usize, targets: B, us: usize) -> u32 {
         if targets.is_empty() {
             return 0;

@@ -478,12 +478,12 @@ impl<B: CellSet> Position<B> {
     /// or hopping.
     #[inline]
     pub fn attacked_directly(&self, game: &Game<B>, target: usize, side: usize) -> bool {
-        let di = target * game.sides + side;
-        if self.by_side[side].intersects(game.direct_reach[di]) {
-            for &(ck, set) in &game.direct[game.direct_index[di] as usize..game.direct_index[di + 1] as usize] {
-                if self.by_ck[ck as usize].intersects(set) {
-                    return true;
-                }
+        // The side's pieces that could attack the target directly (usually none or one), each
+        // asked whether it does.
+        let near = self.by_side[side].and(game.direct_reach[target * game.sides + side]);
+        for c in near.iter() {
+            if game.direct_from[(self.board[c] as usize - 1) * game.cells + c].has(target) {
+                return true;
             }
         }
         if game.winding && self.wound_by(game, target, side) {
@@ -584,7 +584,7 @@ impl<B: CellSet> Position<B> {
     /// along lines (as [`Position::attacked_directly_by_enemy`] for each): the few enemy pieces
     /// that could attack one of them directly are looked up, each with all its direct attacks in
     /// one set, instead of every target's attackers kind by kind.
-    #[inline]
+    #[inline(always)]
     pub fn attacked_directly_among(&self, game: &Game<B>, targets: B, side: usize) -> B {
         if game.winding || game.hopping {
             let mut hit = B::default();
@@ -615,7 +615,7 @@ impl<B: CellSet> Position<B> {
 
     /// As [`Position::attacked_by_enemy`], only along lines, with the cells `occupied` (a
     /// subset of the board's: a piece lifted off it).
-    #[inline]
+    #[inline(always)]
     pub fn attacked_along_lines_by_enemy(&self, game: &Game<B>, target: usize, side: usize, occupied: B) -> bool {
         if game.sides == 2 {
             return self.attacked_along_lines_on(game, target, 1 - side, occupied);
