@@ -367,39 +367,35 @@ impl<B: CellSet> Position<B> {
         if !self.virgin.intersects(game.castle_kings[us]) {
             return;
         }
-        // The cheap conditions first: king and rook unmoved and at home, the cells between empty.
-        let home = |c: &crate::game::Castle<B>| {
+        let mut attacked = None;
+        for (i, c) in game.castles[us].iter().enumerate() {
+            // The cheap conditions first: king and rook unmoved and at home, the cells between empty.
             let (kf, rf) = (c.king_from as usize, c.rook_from as usize);
-            self.virgin.has(kf)
-                && self.virgin.has(rf)
-                && !c.empty.intersects(self.occupied)
-                && self.board[kf] != 0
-                && self.board[rf] != 0
-                && self.side_at(game, kf) == us
-                && self.side_at(game, rf) == us
-        };
-        // The direct attacks on the safe cells of every rule that may castle, found at once.
-        let mut cells = B::default();
-        for c in game.castles[us].iter().filter(|c| home(c)) {
-            cells = cells.or(c.safe_set);
+            if !self.virgin.has(kf) || !self.virgin.has(rf) || c.empty.intersects(self.occupied) {
+                continue;
+            }
+            if self.board[kf] == 0 || self.board[rf] == 0 || self.side_at(game, kf) != us || self.side_at(game, rf) != us {
+                continue;
+            }
+            if self.castle_cells_safe(game, c, unattacked, &mut attacked) {
+                out.push(Move { from: c.king_from, to: c.king_to, kind: MoveKind::Castle, promotion: NO_PROMOTION, aux: i as u32 });
+            }
         }
+    }
+
+    /// Whether the cells castling rule `c` of the side to move needs safe are (`unattacked`: a
+    /// cell known to be). The cells of the side's rules attacked directly are found at once, when
+    /// the first rule needs them, and kept in `attacked` for the others.
+    #[inline(never)]
+    fn castle_cells_safe(&self, game: &Game<B>, c: &crate::game::Castle<B>, unattacked: Option<usize>, attacked: &mut Option<B>) -> bool {
+        let us = self.to_move;
+        let mut cells = game.castle_safe[us];
         if let Some(u) = unattacked {
             cells.remove(u);
         }
-        if cells.is_empty() && !game.castles[us].iter().any(home) {
-            return;
-        }
-        let attacked = self.attacked_directly_among(game, cells, us);
-        for (i, c) in game.castles[us].iter().enumerate() {
-            if !home(c) {
-                continue;
-            }
-            let need = c.safe_set.and(cells);
-            if need.intersects(attacked) || need.iter().any(|s| self.attacked_along_lines_by_enemy(game, s, us, self.occupied)) {
-                continue;
-            }
-            out.push(Move { from: c.king_from, to: c.king_to, kind: MoveKind::Castle, promotion: NO_PROMOTION, aux: i as u32 });
-        }
+        let hit = *attacked.get_or_insert_with(|| self.attacked_directly_among(game, cells, us));
+        let need = c.safe_set.and(cells);
+        !need.intersects(hit) && !need.iter().any(|s| self.attacked_along_lines_by_enemy(game, s, us, self.occupied))
     }
 
     /// Whether the piece on `from` would stand unattacked on `to` (the piece lifted off `from`, so

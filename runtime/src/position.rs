@@ -238,12 +238,18 @@ impl<B: CellSet> Position<B> {
     /// The pieces the side to move may capture: those of the other teams' sides still in the game
     /// except their royal pieces (a royal piece is never captured, only mated), and every piece
     /// of a side that is out.
-    #[inline]
+    #[inline(always)]
     pub fn capturable(&self, game: &Game<B>) -> B {
-        let us = self.to_move;
         if game.sides == 2 {
-            return self.by_side[1 - us];
+            return self.by_side[1 - self.to_move];
         }
+        self.capturable_by_teams(game)
+    }
+
+    /// [`Position::capturable`] in games of more than two sides.
+    #[inline(never)]
+    fn capturable_by_teams(&self, game: &Game<B>) -> B {
+        let us = self.to_move;
         let mut set = B::default();
         for s in 0..game.sides {
             if self.is_out(s) {
@@ -478,12 +484,12 @@ impl<B: CellSet> Position<B> {
     /// or hopping.
     #[inline]
     pub fn attacked_directly(&self, game: &Game<B>, target: usize, side: usize) -> bool {
-        // The side's pieces that could attack the target directly (usually none or one), each
-        // asked whether it does.
-        let near = self.by_side[side].and(game.direct_reach[target * game.sides + side]);
-        for c in near.iter() {
-            if game.direct_from[(self.board[c] as usize - 1) * game.cells + c].has(target) {
-                return true;
+        let di = target * game.sides + side;
+        if self.by_side[side].intersects(game.direct_reach[di]) {
+            for &(ck, set) in &game.direct[game.direct_index[di] as usize..game.direct_index[di + 1] as usize] {
+                if self.by_ck[ck as usize].intersects(set) {
+                    return true;
+                }
             }
         }
         if game.winding && self.wound_by(game, target, side) {
