@@ -565,7 +565,14 @@ impl<B: CellSet> Position<B> {
         // once it has left its cell: no need to play it.
         // With hops (whose attacks may depend on the kind of the piece attacked) every move is
         // played.
-        let lone_royal = if royals.count() == 1 && !game.hopping { royals.iter().next() } else { None };
+        let lone_royal = if game.hopping {
+            None
+        } else {
+            // (Whether there is exactly one, without counting them: no `popcnt` on the baseline
+            // target.)
+            let mut rest = royals;
+            rest.pop().filter(|_| rest.is_empty())
+        };
         // One walk along the lines of a lone royal piece finds its pins and its checks along
         // lines.
         let mut lone_pins = Pins::new();
