@@ -203,6 +203,15 @@ pub struct Castle<B> {
     /// `empty` minus the king's and rook's own cells.
     pub empty: B,
     pub safe: Vec<u16>,
+    /// `safe` as a set.
+    pub safe_set: B,
+    /// Whether the king's safety must be tested again with king and rook moved
+    /// (`Position::castle_safe`). Not when `king_to` is among the `safe` cells (tested with the
+    /// king still home) and no attack line of `king_to` passes the vacated `king_from` or
+    /// `rook_from` before the rook's or king's new cell with a cell beyond it: then moving them
+    /// opens no line to `king_to` (the new cells only block, with our own pieces), and direct
+    /// attacks do not depend on the board. Hops and winding paths may: always tested with them.
+    pub recheck: bool,
 }
 
 /// Everything the engine needs, indexed for speed. `ck` = colored kind = `side * kinds + kind`.
@@ -229,6 +238,10 @@ pub struct Game<B> {
     /// Per `(target * sides + attacking side)`: every cell of its direct attackers, to skip them
     /// all with one test when the side has no piece there.
     pub direct_reach: Vec<B>,
+    /// Per `ck * cells + cell`: the targets a piece of colored kind `ck` on `cell` attacks
+    /// directly (`direct` inverted), so that the direct attacks on several targets are found from
+    /// the few pieces near them.
+    pub direct_from: Vec<B>,
     /// Per target: a range into `lines`.
     pub line_index: Vec<u32>,
     pub lines: Vec<Line<B>>,
@@ -251,6 +264,10 @@ pub struct Game<B> {
     pub promotion: Vec<Option<Promotion<B>>>,
     /// Per side.
     pub castles: Vec<Vec<Castle<B>>>,
+    /// Per side: the kings' start cells of its castling rules (no castling once none is unmoved).
+    pub castle_kings: Vec<B>,
+    /// Per side: the cells its castling rules need safe.
+    pub castle_safe: Vec<B>,
     /// Per colored kind.
     pub royal: Vec<bool>,
     pub resets_clock: Vec<bool>,
@@ -515,6 +532,14 @@ impl<B: CellSet> Game<B> {
                         let mut empty = B::from_cells(c.empty.iter().map(|&x| x as usize));
                         empty.remove(c.king_from as usize);
                         empty.remove(c.rook_from as usize);
+                        let kt = c.king_to as usize;
+                        let opens = tables.attacks[tables.attack_index[kt] as usize..tables.attack_index[kt + 1] as usize].iter().any(|a| {
+                            let Attack::Line { cells: r, .. } = *a else { return false };
+                            let line = &pool[r.0 as usize..r.1 as usize];
+                            let ends = line.iter().position(|&x| x == c.rook_to || x == c.king_to).unwrap_or(line.len());
+                            line[..ends].iter().enumerate().any(|(i, &x)| (x == c.king_from || x == c.rook_from) && i + 1 < line.len())
+                        });
+                        let recheck = opens || !c.safe.contains(&c.king_to) || !tables.winders.is_empty() || !tables.hoppers.is_empty();
                         Castle {
                             king_from: c.king_from,
                             king_to: c.king_to,
@@ -522,11 +547,15 @@ impl<B: CellSet> Game<B> {
                             rook_to: c.rook_to,
                             empty,
                             safe: c.safe.clone(),
+                            safe_set: B::from_cells(c.safe.iter().map(|&x| x as usize)),
+                            recheck,
                         }
                     })
                     .collect(),
             );
         }
+        let castle_kings = castles.iter().map(|cs: &Vec<Castle<B>>| B::from_cells(cs.iter().map(|c| c.king_from as usize))).collect();
+        let castle_safe = castles.iter().map(|cs: &Vec<Castle<B>>| cs.iter().fold(B::default(), |s, c| s.or(c.safe_set))).collect();
         for (i, m) in piece_moves.iter_mut().enumerate() {
             m.may_promote = promotion[i / cells].as_ref().is_some_and(|p: &Promotion<B>| {
                 p.from.has(i % cells) || tables.rays_at(i).iter().any(|r| set_of(r.cells).intersects(p.zone))
@@ -536,6 +565,14 @@ impl<B: CellSet> Game<B> {
             .windows(2)
             .map(|w| direct[w[0] as usize..w[1] as usize].iter().fold(B::default(), |r: B, &(_, set): &(u8, B)| r.or(set)))
             .collect();
+        let mut direct_from = vec![B::default(); sides * kinds * cells];
+        for (di, w) in direct_index.windows(2).enumerate() {
+            for &(ck, set) in &direct[w[0] as usize..w[1] as usize] {
+                for c in set.iter() {
+                    direct_from[ck as usize * cells + c].insert(di / sides);
+                }
+            }
+        }
         let royal: Vec<bool> = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].royal).collect();
         let royal_cks = (0..sides).map(|s| (s * kinds..(s + 1) * kinds).filter(|&ck| royal[ck]).map(|ck| ck as u8).collect()).collect();
         let line_reach = (0..cells)
@@ -713,6 +750,7 @@ impl<B: CellSet> Game<B> {
             direct_index,
             direct,
             direct_reach,
+            direct_from,
             line_index,
             lines,
             run_kinds,
@@ -722,6 +760,8 @@ impl<B: CellSet> Game<B> {
             royal_cks,
             promotion,
             castles,
+            castle_kings,
+            castle_safe,
             royal,
             resets_clock,
             reach,

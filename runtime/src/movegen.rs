@@ -360,9 +360,16 @@ impl<B: CellSet> Position<B> {
 
     /// Appends the castling moves of the side to move whose cells are free and safe (`unattacked`:
     /// a cell already known to be safe).
+    #[inline(never)]
     fn castling_moves(&self, game: &Game<B>, unattacked: Option<usize>, out: &mut Vec<Move>) {
         let us = self.to_move;
+        // Most positions have no castling right left.
+        if !self.virgin.intersects(game.castle_kings[us]) {
+            return;
+        }
+        let mut attacked = None;
         for (i, c) in game.castles[us].iter().enumerate() {
+            // The cheap conditions first: king and rook unmoved and at home, the cells between empty.
             let (kf, rf) = (c.king_from as usize, c.rook_from as usize);
             if !self.virgin.has(kf) || !self.virgin.has(rf) || c.empty.intersects(self.occupied) {
                 continue;
@@ -370,11 +377,25 @@ impl<B: CellSet> Position<B> {
             if self.board[kf] == 0 || self.board[rf] == 0 || self.side_at(game, kf) != us || self.side_at(game, rf) != us {
                 continue;
             }
-            if c.safe.iter().any(|&s| Some(s as usize) != unattacked && self.attacked_by_enemy(game, s as usize, us)) {
-                continue;
+            if self.castle_cells_safe(game, c, unattacked, &mut attacked) {
+                out.push(Move { from: c.king_from, to: c.king_to, kind: MoveKind::Castle, promotion: NO_PROMOTION, aux: i as u32 });
             }
-            out.push(Move { from: c.king_from, to: c.king_to, kind: MoveKind::Castle, promotion: NO_PROMOTION, aux: i as u32 });
         }
+    }
+
+    /// Whether the cells castling rule `c` of the side to move needs safe are (`unattacked`: a
+    /// cell known to be). The cells of the side's rules attacked directly are found at once, when
+    /// the first rule needs them, and kept in `attacked` for the others.
+    #[inline(never)]
+    fn castle_cells_safe(&self, game: &Game<B>, c: &crate::game::Castle<B>, unattacked: Option<usize>, attacked: &mut Option<B>) -> bool {
+        let us = self.to_move;
+        let mut cells = game.castle_safe[us];
+        if let Some(u) = unattacked {
+            cells.remove(u);
+        }
+        let hit = *attacked.get_or_insert_with(|| self.attacked_directly_among(game, cells, us));
+        let need = c.safe_set.and(cells);
+        !need.intersects(hit) && !need.iter().any(|s| self.attacked_along_lines_by_enemy(game, s, us, self.occupied))
     }
 
     /// Whether the piece on `from` would stand unattacked on `to` (the piece lifted off `from`, so
@@ -395,6 +416,9 @@ impl<B: CellSet> Position<B> {
     /// (castling captures nothing and changes no enemy piece).
     fn castle_safe(&mut self, game: &Game<B>, i: usize, us: usize) -> bool {
         let c = &game.castles[us][i];
+        if !c.recheck {
+            return true;
+        }
         let (kf, rf, kt, rt) = (c.king_from as usize, c.rook_from as usize, c.king_to as usize, c.rook_to as usize);
         let (king, rook) = (self.board[kf], self.board[rf]);
         let occupied = self.occupied;
@@ -416,18 +440,16 @@ impl<B: CellSet> Position<B> {
     }
 
     /// How many of `targets` the piece on `from` would stand unattacked on (see
-    /// [`Position::safe_destination`]), the piece lifted once for all.
-    fn safe_destinations(&mut self, game: &Game<B>, from: usize, targets: B, us: usize) -> u32 {
+    /// [`Position::safe_destination`]), the piece lifted off the board for the lines (direct
+    /// attacks do not depend on the board: found for all targets at once).
+    #[inline(never)]
+    fn safe_destinations(&self, game: &Game<B>, from: usize, targets: B, us: usize) -> u32 {
         if targets.is_empty() {
             return 0;
         }
-        let code = self.board[from];
-        self.board[from] = 0;
-        self.occupied.remove(from);
-        let safe = targets.iter().filter(|&to| !self.attacked_by_enemy(game, to, us)).count() as u32;
-        self.occupied.insert(from);
-        self.board[from] = code;
-        safe
+        let unattacked = targets.and_not(self.attacked_directly_among(game, targets, us));
+        let occupied = self.occupied.and_not(B::single(from));
+        unattacked.iter().filter(|&to| !self.attacked_along_lines_by_enemy(game, to, us, occupied)).count() as u32
     }
 
     /// Appends the crowning moves of the side to move: each piece in its hand onto each own
@@ -543,7 +565,14 @@ impl<B: CellSet> Position<B> {
         // once it has left its cell: no need to play it.
         // With hops (whose attacks may depend on the kind of the piece attacked) every move is
         // played.
-        let lone_royal = if royals.count() == 1 && !game.hopping { royals.iter().next() } else { None };
+        let lone_royal = if game.hopping {
+            None
+        } else {
+            // (Whether there is exactly one, without counting them: no `popcnt` on the baseline
+            // target.)
+            let mut rest = royals;
+            rest.pop().filter(|_| rest.is_empty())
+        };
         // One walk along the lines of a lone royal piece finds its pins and its checks along
         // lines.
         let mut lone_pins = Pins::new();

@@ -238,12 +238,18 @@ impl<B: CellSet> Position<B> {
     /// The pieces the side to move may capture: those of the other teams' sides still in the game
     /// except their royal pieces (a royal piece is never captured, only mated), and every piece
     /// of a side that is out.
-    #[inline]
+    #[inline(always)]
     pub fn capturable(&self, game: &Game<B>) -> B {
-        let us = self.to_move;
         if game.sides == 2 {
-            return self.by_side[1 - us];
+            return self.by_side[1 - self.to_move];
         }
+        self.capturable_by_teams(game)
+    }
+
+    /// [`Position::capturable`] in games of more than two sides.
+    #[inline(never)]
+    fn capturable_by_teams(&self, game: &Game<B>) -> B {
+        let us = self.to_move;
         let mut set = B::default();
         for s in 0..game.sides {
             if self.is_out(s) {
@@ -495,6 +501,13 @@ impl<B: CellSet> Position<B> {
     /// Whether a line attacker of `side` attacks `target`.
     #[inline]
     fn attacked_along_lines(&self, game: &Game<B>, target: usize, side: usize) -> bool {
+        self.attacked_along_lines_on(game, target, side, self.occupied)
+    }
+
+    /// As [`Position::attacked_along_lines`] with the cells `occupied` (a subset of the board's:
+    /// the pieces on the others are not looked at).
+    #[inline(always)]
+    fn attacked_along_lines_on(&self, game: &Game<B>, target: usize, side: usize, occupied: B) -> bool {
         let sliders = self.line_pieces[side];
         if !sliders.intersects(game.line_reach[target]) {
             return false;
@@ -505,7 +518,7 @@ impl<B: CellSet> Position<B> {
             if !line.set.intersects(sliders) {
                 continue;
             }
-            let mut along = game.occupied_along(line.segments, self.occupied);
+            let mut along = game.occupied_along(line.segments, occupied);
             if let Some(b) = along.next() {
                 if ((game.kinds_on(line, along.run(), b) & ours) >> (self.board[b] - 1)) & 1 != 0 {
                     return true;
@@ -571,6 +584,49 @@ impl<B: CellSet> Position<B> {
             return self.attacked_directly(game, target, 1 - side);
         }
         game.opponents[side].iter().any(|&s| !self.is_out(s) && self.attacked_directly(game, target, s))
+    }
+
+    /// The cells of `targets` that an opponent of `side` still in the game attacks other than
+    /// along lines (as [`Position::attacked_directly_by_enemy`] for each): the few enemy pieces
+    /// that could attack one of them directly are looked up, each with all its direct attacks in
+    /// one set, instead of every target's attackers kind by kind.
+    #[inline(always)]
+    pub fn attacked_directly_among(&self, game: &Game<B>, targets: B, side: usize) -> B {
+        if game.winding || game.hopping {
+            let mut hit = B::default();
+            for t in targets.iter() {
+                if self.attacked_directly_by_enemy(game, t, side) {
+                    hit.insert(t);
+                }
+            }
+            return hit;
+        }
+        let mut near = B::default();
+        for &s in &game.opponents[side] {
+            if self.is_out(s) {
+                continue;
+            }
+            let mut reach = B::default();
+            for t in targets.iter() {
+                reach = reach.or(game.direct_reach[t * game.sides + s]);
+            }
+            near = near.or(reach.and(self.by_side[s]));
+        }
+        let mut hit = B::default();
+        for c in near.iter() {
+            hit = hit.or(game.direct_from[(self.board[c] as usize - 1) * game.cells + c]);
+        }
+        hit.and(targets)
+    }
+
+    /// As [`Position::attacked_by_enemy`], only along lines, with the cells `occupied` (a
+    /// subset of the board's: a piece lifted off it).
+    #[inline(always)]
+    pub fn attacked_along_lines_by_enemy(&self, game: &Game<B>, target: usize, side: usize, occupied: B) -> bool {
+        if game.sides == 2 {
+            return self.attacked_along_lines_on(game, target, 1 - side, occupied);
+        }
+        game.opponents[side].iter().any(|&s| !self.is_out(s) && self.attacked_along_lines_on(game, target, s, occupied))
     }
 
     /// Whether `side` has a royal piece attacked by an opponent still in the game.
