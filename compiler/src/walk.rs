@@ -240,15 +240,17 @@ pub struct Walked {
 impl Walked {
     /// The rays of rule `rule` of piece `piece` for `side` from `origin`, as [`rule_rays`] gives
     /// them (none for winding, hops and `takes`).
+    /// None for indices it does not hold (only a variant whose walk failed has none, and `check`
+    /// refuses those).
     pub fn rule(&self, piece: usize, rule: usize, side: usize, origin: CellId) -> &[PathRay] {
-        let w = &self.rules[piece][rule];
+        let Some(w) = self.rules.get(piece).and_then(|r| r.get(rule)) else { return &[] };
         let slot = if w.per_side { side } else { 0 };
-        &w.rays[slot * self.cells + origin]
+        w.rays.get(slot * self.cells + origin).map_or(&[], Vec::as_slice)
     }
 
     /// Whether rule `rule` of piece `piece` has the same rays for every side.
     pub fn same_for_every_side(&self, piece: usize, rule: usize) -> bool {
-        !self.rules[piece][rule].per_side
+        self.rules.get(piece).and_then(|r| r.get(rule)).is_none_or(|w| !w.per_side)
     }
 }
 

@@ -206,3 +206,27 @@ fn leaps_expand_by_state_and_paths_are_bounded() {
     let checked = check("o", &with_legs("slide orth", "slide turn +-1", 7));
     assert!(checked.render(false).contains("multiply beyond"), "{}", checked.render(false));
 }
+
+#[test]
+fn walked_rays_are_each_rules_own() {
+    // `check` walks every rule once and keeps the rays; what the analysis and lowering read
+    // there must be what walking the rule gives, for every side (pawns differ by side, the
+    // four-player cube has four).
+    for path in ["orthodox.orbis", "cube/cube-8x8-four-player.orbis", "fairy/shogi.orbis"] {
+        let variant = check(&full(path), &example(path)).variant.expect("a variant");
+        let walked = variant.walked();
+        let mut per_side = 0;
+        for (k, piece) in variant.pieces.iter().enumerate() {
+            for (r, rule) in piece.rules.iter().enumerate() {
+                per_side += usize::from(!walked.same_for_every_side(k, r));
+                for side in 0..variant.sides.len() {
+                    for origin in (0..variant.board.cells.len()).step_by(7) {
+                        let walked_now = orbis_compiler::walk::rule_rays(&variant, side, piece, rule, origin);
+                        assert_eq!(walked.rule(k, r, side, origin), walked_now.as_slice(), "{path}: piece {k} rule {r} side {side} cell {origin}");
+                    }
+                }
+            }
+        }
+        assert!(per_side > 0, "{path}: a rule that differs by side (the pawn's)");
+    }
+}
