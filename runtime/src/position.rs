@@ -286,11 +286,10 @@ impl<B: CellSet> Position<B> {
         if !game.eliminations {
             return;
         }
-        let mut moves = Vec::new();
+        let mut scratch = Vec::new();
         while game.live_teams(self.out) >= 3 {
-            moves.clear();
-            self.legal_moves(game, &mut moves);
-            if !moves.is_empty() {
+            // Counted as perft's last ply counts (by set sizes), not generated one by one.
+            if self.count_legal(game, &mut scratch) > 0 {
                 return;
             }
             let side = self.to_move;
