@@ -217,3 +217,29 @@ fn engine_drops_to_mate() {
     assert_eq!(report.score, Score::Mate(1), "{:?}", report.pv);
     assert_eq!(report.best.unwrap().notation, "L@a8");
 }
+
+const CANNON_DROPS: &str = "tests/hops/cannon-drops.orbis";
+
+/// Drops in a game with hops: a piece dropped between an enemy cannon and the own king is its
+/// screen and puts the king in check, so it is no move; a pawn dropped as the screen of its own
+/// side's cannon may mate, which `no-mate` forbids (only P@h7, which the king takes, stays on the
+/// h-file). Both were allowed before drops onto a hop zone were played to be judged.
+#[test]
+fn drops_are_screens_for_hops() {
+    let drops = |fen: &str| -> Vec<String> {
+        let moves = common::engine(CANNON_DROPS).moves(Some(fen)).unwrap();
+        moves.into_iter().filter(|m| m.kind == "drop").map(|m| m.notation).collect()
+    };
+    // The black cannon on e8 aims at the white king on e1 over an empty file.
+    let screen = "k3c3/8/8/8/8/8/8/4K3[N] w - - 0 1";
+    let on_file: Vec<String> = drops(screen).into_iter().filter(|d| d.contains("@e")).collect();
+    assert!(on_file.is_empty(), "drops that screen the cannon's check: {on_file:?}");
+    assert_eq!(drops(screen).len(), 64 - 3 - 6);
+    // The white cannon on h1 and a pawn dropped on h2..h6 mate the king on h8.
+    let mate = "6rk/6p1/8/8/8/8/8/K6C[P] w - - 0 1";
+    let h_file: Vec<String> = drops(mate).into_iter().filter(|d| d.contains("@h")).collect();
+    assert_eq!(h_file, ["P@h7"]);
+    for fen in [screen, mate, "r3k2r/pppc1ppp/8/3p4/8/8/PPPC1PPP/R3K2R[NPnp] w - - 0 1"] {
+        agree(CANNON_DROPS, fen, 2);
+    }
+}

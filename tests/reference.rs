@@ -1,6 +1,7 @@
 //! Perft cross-checks of the table-driven runtime against the slow reference move generator
 //! (tests/common/reference.rs) on every example, and deeper and in long games on the examples
-//! with stacks, crowning, `cannot-check`, `royal-path unattacked` and `bare`.
+//! with stacks, crowning, `cannot-check`, `royal-path unattacked` and `bare`, and on those with
+//! hops and winding.
 
 mod common;
 
@@ -98,61 +99,108 @@ fn runtime_agrees_with_reference_on_crowning_examples_deeper() {
     }
 }
 
-/// Long random games on the crowning examples, where the games end (mate, bare): at every ply the
-/// positions after each legal move must be the same in both (not only their number), and the
-/// reference must read back the engine's general notation.
+/// Long random games on the crowning examples, where the games end (mate, bare).
 #[test]
 fn runtime_agrees_with_reference_in_long_crowning_games() {
     for path in CROWNING_EXAMPLES {
+        long_games(path, 12, 120, 987654321);
+    }
+}
+
+/// The examples with hops (the cannon, the grasshopper, the flying general's capture) and
+/// winding (Webball's Mega-ringer): legality plays only the moves that change a cell it watches
+/// (runtime/src/hops.rs, `Position::wind_zone`), so every other move is judged by pins alone;
+/// long games reach the screens, discovered checks through screens and floods, and pins that
+/// this must get right.
+const WATCHED_EXAMPLES: [&str; 5] = [
+    "examples/fairy/xiangqi.orbis",
+    "examples/fairy/janggi.orbis",
+    "examples/fairy/grasshopper.orbis",
+    "examples/cube/cube-5x5-hoppers.orbis",
+    "examples/webball/webball.orbis",
+];
+
+#[test]
+fn runtime_agrees_with_reference_in_long_hop_and_winding_games() {
+    for path in WATCHED_EXAMPLES {
+        long_games(path, 8, 120, 24681357);
+    }
+}
+
+/// Positions the long games found, where counting by set once differed from judging move by
+/// move: a piece pinned on the 5x5 cube whose moves enter a cannon's hop zone, and Webball's
+/// black king in check from a winding Mega-ringer, whose own cell stops the flood until it moves.
+#[test]
+fn counts_by_set_where_screens_and_floods_matter() {
+    let cases = [
+        (
+            "examples/cube/cube-5x5-hoppers.orbis",
+            "turn=black white=Nx1y4z0,Nx4y0z1,Px3y0z2,Px4y0z2,Px0y2z2,Px3y4z2,Qx0y0z3,Px4y2z3,Px0y3z3,Px4y3z3,Gx3y4z3,Px0y0z4,\
+             Kx4y0z4,Rx4y1z4,Rx1y2z4,Px0y3z4,Cx1y3z4,Bx3y3z4,Px1y4z4,Px2y4z4,Px4y4z4 black=Rx3y0z0,Px0y1z0,Kx1y2z0,Nx3y3z0,\
+             Px0y4z0,Px4y4z0,Gx0y2z1,Cx0y3z1,Px4y3z1,Px3y4z1,Rx1y0z2,Px2y0z2,Px4y1z2,Px0y3z2,Px1y4z2,Px2y4z2,Bx4y4z3 \
+             virgin=x0y1z0,x0y4z0,x4y4z0,x0y0z4,x0y3z4,x1y3z4,x3y3z4,x1y4z4,x2y4z4,x4y4z4 clock=2 move=39",
+        ),
+        (
+            "examples/webball/webball.orbis",
+            "turn=black white=PU,MS,RLR,PPQ,NQZ,NUS,NXS,PXY,PP*,PUV*,PU*,RUS*,MS*,RPS*,PX#,RXS#,RUS#,MS+,RXS+,PX+,PP+,KPS+ \
+             black=PA,PJ,MY,KND,MN*,RNA*,PAC*,NE*,PD*,RND*,MN#,RND#,PD#,PJ#,RNJ#,RNJ+,NB+,PA+,RNA+,PDF?,PJ?,NJK? \
+             virgin=US,XS,N*,NA*,D*,ND*,N#,ND#,D#,J#,NJ#,NJ+,A+,NA+,P*,U*,US*,S*,PS*,X#,XS#,US#,XS+,X+,P+ clock=2 move=17",
+        ),
+    ];
+    for (path, position) in cases {
         let v = common::variant(path);
         let engine = common::engine(path);
-        let mut seed = 987654321u64;
-        let mut endings: Vec<String> = Vec::new();
-        for _game in 0..12 {
-            let mut p = start(&v);
-            let mut text = engine.position_text(None).unwrap();
-            for _ply in 0..120 {
-                let general_now = engine.general_text(Some(&text)).unwrap();
-                assert_eq!(
-                    general(&v, &from_general(&v, &board_part(&general_now))),
-                    board_part(&general_now),
-                    "{path}: reading {general_now}"
-                );
-                let next = legal(&v, &p);
-                let mut theirs: Vec<String> = Vec::new();
-                let mut played = Vec::new();
-                for m in engine.moves(Some(&text)).unwrap() {
-                    let (after, _) = engine
-                        .play_status(Some(&text), &[m.notation.as_str()])
-                        .unwrap();
-                    theirs.push(board_part(&engine.general_text(Some(&after)).unwrap()));
-                    played.push(after);
-                }
-                let mut ours: Vec<String> = next.iter().map(|q| general(&v, q)).collect();
-                let mut sorted = theirs.clone();
-                sorted.sort();
-                ours.sort();
-                assert_eq!(
-                    sorted, ours,
-                    "{path}: positions after the moves of {general_now}"
-                );
-                if played.is_empty() {
-                    endings.push(engine.play_status(Some(&text), &[]).unwrap().1);
-                    break;
-                }
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let pick = (seed >> 33) as usize % played.len();
-                p = next
-                    .into_iter()
-                    .find(|q| general(&v, q) == theirs[pick])
-                    .unwrap();
-                text = played.swap_remove(pick);
-            }
+        let p = from_general(&v, position);
+        let listed = engine.moves(Some(position)).unwrap().len() as u64;
+        assert_eq!(listed, legal(&v, &p).len() as u64, "{path}: the legal moves of {position}");
+        for depth in 1..=2 {
+            assert_eq!(engine.perft(Some(position), depth).unwrap(), perft(&v, &p, depth), "{path}: perft({depth}) of {position}");
         }
-        println!("{path}: {endings:?}");
     }
+}
+
+/// `games` random games of up to `plies` plies on `path`: at every ply the positions after each
+/// legal move must be the same in both (not only their number), the count by set (perft 1) must
+/// match, and the reference must read back the engine's general notation.
+fn long_games(path: &str, games: usize, plies: usize, mut seed: u64) {
+    let v = common::variant(path);
+    let engine = common::engine(path);
+    let mut endings: Vec<String> = Vec::new();
+    for _game in 0..games {
+        let mut p = start(&v);
+        let mut text = engine.position_text(None).unwrap();
+        for _ply in 0..plies {
+            let general_now = engine.general_text(Some(&text)).unwrap();
+            assert_eq!(
+                general(&v, &from_general(&v, &board_part(&general_now))),
+                board_part(&general_now),
+                "{path}: reading {general_now}"
+            );
+            let next = legal(&v, &p);
+            let mut theirs: Vec<String> = Vec::new();
+            let mut played = Vec::new();
+            for m in engine.moves(Some(&text)).unwrap() {
+                let (after, _) = engine.play_status(Some(&text), &[m.notation.as_str()]).unwrap();
+                theirs.push(board_part(&engine.general_text(Some(&after)).unwrap()));
+                played.push(after);
+            }
+            let mut ours: Vec<String> = next.iter().map(|q| general(&v, q)).collect();
+            let mut sorted = theirs.clone();
+            sorted.sort();
+            ours.sort();
+            assert_eq!(sorted, ours, "{path}: positions after the moves of {general_now}");
+            assert_eq!(engine.perft(Some(&text), 1).unwrap(), next.len() as u64, "{path}: perft(1) of {general_now}");
+            if played.is_empty() {
+                endings.push(engine.play_status(Some(&text), &[]).unwrap().1);
+                break;
+            }
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let pick = (seed >> 33) as usize % played.len();
+            p = next.into_iter().find(|q| general(&v, q) == theirs[pick]).unwrap();
+            text = played.swap_remove(pick);
+        }
+    }
+    println!("{path}: {endings:?}");
 }
 
 /// A pin along a line that passes the pinned piece's cell twice (round the globe, over a pole):

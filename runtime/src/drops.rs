@@ -112,8 +112,10 @@ pub(crate) fn validate_hands(t: &Tables) -> Result<(), FormatError> {
 impl<B: CellSet> Position<B> {
     /// Drops of the side to move, legal ones only: appended to `out` when given, and counted.
     /// `check`: whether the side is in check and, if known, the cells that stop every check
-    /// (`None` in check: each drop is judged by playing it).
-    pub(crate) fn drops(&mut self, game: &Game<B>, h: &Hands<B>, check: Option<(bool, Option<B>)>, mut out: Option<&mut Vec<Move>>) -> u64 {
+    /// (`None` in check: each drop is judged by playing it), and the cells a drop onto is judged
+    /// by playing it (the watched cells: in a royal piece's hop zone a dropped piece may be a
+    /// screen).
+    pub(crate) fn drops(&mut self, game: &Game<B>, h: &Hands<B>, check: Option<(bool, Option<B>, B)>, mut out: Option<&mut Vec<Move>>) -> u64 {
         let us = self.to_move;
         let mut n = 0;
         for k in 0..game.kinds {
@@ -127,14 +129,19 @@ impl<B: CellSet> Position<B> {
                     targets = targets.and_not(h.file[c]);
                 }
             }
-            // The drops judged one by one: in check without known stops, and those of a `no-mate`
-            // kind that give check (every drop of one attacking along lines).
-            let mut one_by_one = B::default();
-            match check {
-                Some((true, Some(stops))) => targets = targets.and(stops),
-                Some((true, None)) => one_by_one = targets,
-                _ => {}
-            }
+            // The drops judged one by one: those played to be judged (in check without known
+            // stops, onto a watched cell), and those of a `no-mate` kind that give check (every drop
+            // of one attacking along lines or hopping).
+            let played = match check {
+                Some((true, Some(stops), watched)) => {
+                    targets = targets.and(stops);
+                    targets.and(watched)
+                }
+                Some((true, None, _)) => targets,
+                Some((false, _, watched)) => targets.and(watched),
+                None => B::default(),
+            };
+            let mut one_by_one = played;
             if h.no_mate[ck] {
                 one_by_one = one_by_one.or(targets.and(self.checking_cells(game, ck)));
             }
@@ -147,8 +154,7 @@ impl<B: CellSet> Position<B> {
             }
             for to in one_by_one.iter() {
                 let mv = drop_move(to, k);
-                let in_check = matches!(check, Some((true, None)));
-                if (in_check && !self.drop_is_safe(game, mv)) || (h.no_mate[ck] && self.drop_mates(game, mv)) {
+                if (played.has(to) && !self.drop_is_safe(game, mv)) || (h.no_mate[ck] && self.drop_mates(game, mv)) {
                     continue;
                 }
                 n += 1;
@@ -163,7 +169,7 @@ impl<B: CellSet> Position<B> {
     /// The cells from which a piece of `ck` would attack a royal piece of an opponent: every cell
     /// for kinds that attack along lines, else the cells of their direct attacks.
     fn checking_cells(&self, game: &Game<B>, ck: usize) -> B {
-        if game.line_ck_mask >> ck & 1 != 0 || game.winding {
+        if game.line_ck_mask >> ck & 1 != 0 || game.winding || game.hopping {
             return B::from_cells(0..game.cells);
         }
         let us = self.to_move;

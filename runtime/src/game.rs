@@ -301,7 +301,8 @@ pub struct Game<B> {
     /// Per side: the colored kinds that wind.
     pub wind_cks: Vec<Vec<u8>>,
     /// Per colored kind: its rules walked along their lines (`hop`, `takes`); `hopping` when any
-    /// kind has one (then legality plays every move, as with winding rules).
+    /// kind has one (then legality plays the moves that touch a royal piece's hop zone, and every
+    /// move in check: [`crate::hops`]).
     pub hoppers: Vec<Vec<crate::hops::HopRule<B>>>,
     pub hopping: bool,
     /// `pass` and `facing` ([`crate::passing`]); `None` without either.
@@ -714,6 +715,16 @@ impl<B: CellSet> Game<B> {
         let winding = !tables.winders.is_empty();
         let (hoppers, hop_cks) = crate::hops::hop_rules(&tables.hoppers, cells, sides * kinds, sides, kinds);
         let hopping = !tables.hoppers.is_empty();
+        // Winding and hop moves are not in the rays: the destinations of their pieces are counted
+        // in every word of a cell set, and may promote wherever the piece stands.
+        for ck in 0..sides * kinds {
+            if !winders[ck].is_empty() || !hoppers[ck].is_empty() {
+                for m in &mut piece_moves[ck * cells..(ck + 1) * cells] {
+                    m.span = (0, ((cells.max(1) - 1) / 64) as u8);
+                    m.may_promote = promotion[ck].is_some();
+                }
+            }
+        }
         let passing = crate::passing::Passing::new(&tables, cells, [0, splitmix(&mut seed), splitmix(&mut seed), splitmix(&mut seed)]);
         Game {
             passing,

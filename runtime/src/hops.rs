@@ -2,9 +2,13 @@
 //! grasshopper) and slides whose captures are restricted by kind (`takes`).
 //!
 //! They have no rays and no attack entries: move generation walks each line from the piece's
-//! cell, and attack tests walk the lines of every such piece of the attacking side. While a game
-//! has any (`Game::hopping`), legality plays every move, as with winding rules: a hop's screen can
-//! be any piece, so pins and check stops are not in the attack tables.
+//! cell, and attack tests walk the lines of every such piece of the attacking side. A hop's screen
+//! can be any piece, so pins and check stops are not in the attack tables. Instead a royal piece
+//! has a *hop zone* ([`Position::hop_zone`]): the cells whose contents decide whether an enemy
+//! piece that stands on one of the royal piece's hop lines captures it. A move that changes no
+//! cell of the zones of the mover's royal pieces cannot start a hop check on them, so legality
+//! judges it as in any other game (pins along lines); a move that does is played to be judged,
+//! and so is every move in check.
 
 use crate::bits::CellSet;
 use crate::game::Game;
@@ -60,6 +64,17 @@ pub fn hop_rules<B: CellSet>(hoppers: &[Hopper], cells: usize, colored: usize, s
     (rules, cks)
 }
 
+/// Whether `set` has at most `n` cells (without counting them all).
+#[inline]
+fn at_most<B: CellSet>(mut set: B, n: usize) -> bool {
+    for _ in 0..n {
+        if set.pop().is_none() {
+            return true;
+        }
+    }
+    set.is_empty()
+}
+
 impl<B: CellSet> Position<B> {
     /// The kind (not colored) of the piece with board code `code` (non-zero).
     #[inline]
@@ -104,6 +119,35 @@ impl<B: CellSet> Position<B> {
             }
         }
         (quiet, capture)
+    }
+
+    /// The hop zone of `target` against the opponents of `side`: for every way an enemy piece
+    /// that stands where it is could capture on `target` by a rule walked along its lines, the
+    /// cells it passes and the piece's own cell. A move of `side` that changes none of them
+    /// neither makes nor unmakes such a capture (the enemy pieces stay where they are).
+    pub fn hop_zone(&self, game: &Game<B>, target: usize, side: usize) -> B {
+        let mut zone = B::default();
+        for &s in &game.opponents[side] {
+            for &ck in &game.hop_cks[s] {
+                let pieces = self.by_ck[ck as usize];
+                if pieces.is_empty() {
+                    continue;
+                }
+                for r in game.hoppers[ck as usize].iter().filter(|r| r.flags & hop::CAPTURE != 0) {
+                    // A move changes at most one of the pieces the way passes: it captures along
+                    // it only with no piece there (one, the screen, for a hop), so one more than
+                    // that makes it stay without a capture.
+                    let most = if r.flags & hop::SCREEN == 0 { 1 } else { 2 };
+                    for &(from, passed, _) in &r.reverse[target] {
+                        if pieces.has(from as usize) && at_most(self.occupied.and(passed), most) {
+                            zone = zone.or(passed);
+                            zone.insert(from as usize);
+                        }
+                    }
+                }
+            }
+        }
+        zone
     }
 
     /// Whether a piece of `side` could capture on `target` by a rule walked along its lines: the

@@ -8,8 +8,10 @@
 //! board); in check, a piece other than a lone royal one only to a cell that stops every check
 //! (captures the checker or stands on its line); en-passant captures, the remaining royal and
 //! pinned moves (and every move in check when a side has several royal pieces) are played and
-//! tested; all others are legal by construction. [`Position::count_legal`] counts without
-//! listing: the moves of a piece legal by construction are counted by the size of its set.
+//! tested; all others are legal by construction. Hops and winding paths are not in the attack
+//! tables: with them, the moves from or to a *watched* cell (`crate::hops`) are played and tested
+//! too, and in check every move. [`Position::count_legal`] counts without listing: the moves of
+//! a piece legal by construction are counted by the size of its set.
 
 use crate::bits::CellSet;
 use crate::game::Game;
@@ -563,7 +565,7 @@ impl<B: CellSet> Position<B> {
         }
         // With one royal piece, a plain move of it is legal iff its destination is not attacked
         // once it has left its cell: no need to play it.
-        // With hops (whose attacks may depend on the kind of the piece attacked) every move is
+        // With hops (whose attacks may depend on the kind of the piece attacked) its moves are
         // played.
         let lone_royal = if game.hopping {
             None
@@ -577,14 +579,16 @@ impl<B: CellSet> Position<B> {
         // lines.
         let mut lone_pins = Pins::new();
         let in_check = match lone_royal {
-            Some(k) if !game.winding => self.royal_lines(game, k, &mut lone_pins) || self.attacked_directly_by_enemy(game, k, us),
+            Some(k) => self.royal_lines(game, k, &mut lone_pins) || self.attacked_directly_by_enemy(game, k, us),
             _ => royals.iter().any(|r| self.attacked_by_enemy(game, r, us)),
         };
         // In check with one royal piece, a plain move of an unpinned piece is legal iff it stops
         // every check; with several royal pieces every move is played.
-        // Winding paths are not in the attack tables: with winders every move is played.
+        // Winding paths are not in the attack tables: in check with winders every move is played.
         let stops = lone_royal.filter(|_| in_check && !game.winding).map(|r| self.check_stops(game, r, us));
-        let pins = if game.winding || game.hopping || (in_check && stops.is_none()) {
+        // With hops or winding rules: out of check, the moves that touch the cells they watch are
+        // played, the others judged by pins; in check, every move is played (no stops are known).
+        let pins = if in_check && stops.is_none() {
             None
         } else {
             Some(if lone_royal.is_some() { lone_pins } else { self.pins(game, royals) })
@@ -593,7 +597,18 @@ impl<B: CellSet> Position<B> {
         // piece is royal (then the cell is in `royals`), it is judged as any unpinned move.
         let suspect = pins.as_ref().map(|p| p.pinned.or(royals));
         let facing = game.passing.as_ref().is_some_and(|p| p.any_facing) && self.royals_face(game);
-        Some(Legality { royals, in_check, lone_royal, stops, pins, suspect, facing })
+        let mut watched = B::default();
+        if game.hopping || game.winding {
+            for r in royals.iter() {
+                if game.hopping {
+                    watched = watched.or(self.hop_zone(game, r, us));
+                }
+                if game.winding {
+                    watched = watched.or(self.wind_zone(game, r, us));
+                }
+            }
+        }
+        Some(Legality { royals, in_check, lone_royal, stops, pins, suspect, facing, watched })
     }
 
     /// Whether the pseudo-legal `mv` is legal, as `l` (this position's) judges it.
@@ -607,11 +622,12 @@ impl<B: CellSet> Position<B> {
             self.unmake(game, &undo);
             return ok;
         }
+        let from = mv.from as usize;
+        let watched = (game.hopping || game.winding) && (l.watched.has(from) || l.watched.has(mv.to as usize));
         let test = match l.suspect {
             None => true,
-            Some(s) => s.has(mv.from as usize) || !matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget),
+            Some(s) => watched || s.has(from) || !matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget),
         };
-        let from = mv.from as usize;
         if !test {
             l.stops.is_none_or(|s| s.has(mv.to as usize))
         } else if game.stacks && (self.stacked.has(from) || mv.kind == MoveKind::Crown) {
@@ -631,7 +647,7 @@ impl<B: CellSet> Position<B> {
         } else if l.lone_royal == Some(from) && mv.kind == MoveKind::Normal && mv.promotion == NO_PROMOTION {
             self.safe_destination(game, from, mv.to as usize, us)
         } else if let Some(allowed) =
-            self.pin_lines(game, l, from).filter(|_| matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget))
+            self.pin_lines(game, l, from).filter(|_| !watched && matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget))
         {
             // A pinned piece stays legal exactly on its pin lines (and, in check, where it
             // stops the check).
@@ -722,7 +738,7 @@ impl<B: CellSet> Position<B> {
             self.keep_legal(game, l, out, start);
         }
         if let Some(h) = &game.hands {
-            self.drops(game, h, l.as_ref().map(|l| (l.in_check, l.stops)), Some(out));
+            self.drops(game, h, l.as_ref().map(|l| (l.in_check, l.stops, l.watched)), Some(out));
             if let Some(l) = l.as_ref().filter(|l| l.facing) {
                 // A drop must end the facing too.
                 let mut i = start;
@@ -749,10 +765,11 @@ impl<B: CellSet> Position<B> {
     /// The number of legal moves of the side to move (what [`Position::legal_moves`] would
     /// append): the moves of a piece that legality judges by set (neither royal nor pinned) are
     /// counted by the size of its destination set, the others listed in `scratch` and judged one
-    /// by one. Games with winding rules, hops or `royal-path unattacked` list every move.
+    /// by one. Games with `royal-path unattacked` or passing list every move; with hops or
+    /// winding rules, the moves from or to a watched cell are listed and judged one by one.
     pub fn count_legal(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> u64 {
         scratch.clear();
-        if game.winding || game.hopping || game.tables.rules.royal_path_unattacked || game.passing.is_some() {
+        if game.tables.rules.royal_path_unattacked || game.passing.is_some() {
             self.legal_moves(game, scratch);
             return scratch.len() as u64;
         }
@@ -771,11 +788,37 @@ impl<B: CellSet> Position<B> {
         let us = self.to_move;
         // The pieces whose moves are judged one by one (the others by set), and the cells a
         // piece judged by set may go to: all, or in check those that stop it.
-        let (one_by_one, stops, lone_royal) = match &l {
-            None => (B::default(), None, None),
-            Some(l) => (l.suspect.unwrap_or(self.by_side[us]), l.stops, l.lone_royal),
+        let (one_by_one, stops, lone_royal, watched) = match &l {
+            None => (B::default(), None, None, B::default()),
+            Some(l) => (l.suspect.unwrap_or(self.by_side[us]).or(self.by_side[us].and(l.watched)), l.stops, l.lone_royal, l.watched),
         };
+        let judged = Judged { l: l.as_ref(), one_by_one, stops, lone_royal, watched };
+        // The watched cells' handling is compiled only into the games that have any.
+        let mut n = if game.hopping || game.winding {
+            self.count_pieces::<true>(game, &judged, scratch)
+        } else {
+            self.count_pieces::<false>(game, &judged, scratch)
+        };
+        // The royal piece's own cell is known to be safe when it is not in check.
+        let unattacked = l.as_ref().and_then(|l| l.lone_royal.filter(|_| !l.in_check));
+        self.castling_moves(game, unattacked, scratch);
+        if let Some(l) = &l {
+            self.keep_legal(game, l, scratch, 0);
+        }
+        if let Some(h) = &game.hands {
+            n += self.drops(game, h, l.as_ref().map(|l| (l.in_check, l.stops, l.watched)), None);
+        }
+        n + scratch.len() as u64
+    }
+
+    /// The moves of the side to move's pieces counted by set, and the others listed in
+    /// `scratch` (see [`Position::count_legal`]); `WATCHED`: whether the game has hops or
+    /// winding rules, whose watched cells are judged one by one.
+    #[inline(always)]
+    fn count_pieces<const WATCHED: bool>(&mut self, game: &Game<B>, j: &Judged<'_, B>, scratch: &mut Vec<Move>) -> u64 {
         let (enemy, enemy_unroyal) = self.targets(game);
+        let us = self.to_move;
+        let Judged { l, one_by_one, stops, lone_royal, watched } = *j;
         let mut n = 0u64;
         // Kind by kind, so that what depends on the kind is looked up once.
         for ck in us * game.kinds..(us + 1) * game.kinds {
@@ -786,8 +829,30 @@ impl<B: CellSet> Position<B> {
             let enemy = if game.any_no_check && game.no_check[ck] { enemy_unroyal } else { enemy };
             let promotion = game.promotion[ck].as_ref();
             for from in pieces.iter() {
-                let by_set = !one_by_one.has(from);
-                let (targets, sets_ep, stationary) = self.piece_moves(game, ck, from, enemy, !by_set, scratch);
+                let mut by_set = !one_by_one.has(from);
+                let listed = scratch.len();
+                let (mut targets, mut sets_ep, mut stationary) = self.piece_moves(game, ck, from, enemy, !by_set, scratch);
+                // With hops or winding rules: every move of a piece on a watched cell is judged
+                // one by one, and the moves of any other piece onto one.
+                let mut pins_decide = true;
+                if WATCHED {
+                    if watched.has(from) {
+                        pins_decide = false;
+                    } else {
+                        if by_set && sets_ep.intersects(watched) {
+                            // A move onto a watched cell that sets en-passant cells: all the piece's
+                            // moves are listed instead (its en-passant captures, listed already,
+                            // once).
+                            scratch.truncate(listed);
+                            by_set = false;
+                            (targets, sets_ep, stationary) = self.piece_moves(game, ck, from, enemy, true, scratch);
+                        }
+                        for to in targets.and(watched).iter() {
+                            self.push(game, ck, from, to, MoveKind::Normal, 0, scratch);
+                        }
+                        targets = targets.and_not(watched);
+                    }
+                }
                 if by_set {
                     // A move that sets en-passant cells is a move of its own, even to a cell
                     // another ray of the piece reaches (only pieces with such moves have any).
@@ -795,10 +860,12 @@ impl<B: CellSet> Position<B> {
                     if !sets_ep.is_empty() {
                         n += self.count_by_set(game, ck, from, sets_ep, stops, promotion);
                     }
-                } else if lone_royal == Some(from) && promotion.is_none() {
+                } else if lone_royal == Some(from) && promotion.is_none() && !(WATCHED && game.winding) {
                     // The lone royal piece: each plain move is legal iff its destination is safe.
+                    // (With winding rules its cell may stop a flood, which only the move by move
+                    // judgement lifts it off for.)
                     n += self.safe_destinations(game, from, targets, us) as u64;
-                } else if let Some(count) = self.count_pinned(game, l.as_ref(), ck, from, targets, promotion) {
+                } else if let Some(count) = self.count_pinned(game, l.filter(|_| pins_decide), ck, from, targets, promotion) {
                     n += count;
                 } else {
                     for to in targets.iter() {
@@ -810,17 +877,20 @@ impl<B: CellSet> Position<B> {
                 }
             }
         }
-        // The royal piece's own cell is known to be safe when it is not in check.
-        let unattacked = l.as_ref().and_then(|l| l.lone_royal.filter(|_| !l.in_check));
-        self.castling_moves(game, unattacked, scratch);
-        if let Some(l) = &l {
-            self.keep_legal(game, l, scratch, 0);
-        }
-        if let Some(h) = &game.hands {
-            n += self.drops(game, h, l.as_ref().map(|l| (l.in_check, l.stops)), None);
-        }
-        n + scratch.len() as u64
+        n
     }
+}
+
+/// How [`Position::count_legal`] judges the moves of one position: the pieces whose moves are
+/// judged one by one (the others by set), the cells a piece judged by set may go to in check,
+/// the lone royal piece and the watched cells.
+#[derive(Clone, Copy)]
+struct Judged<'a, B> {
+    l: Option<&'a Legality<B>>,
+    one_by_one: B,
+    stops: Option<B>,
+    lone_royal: Option<usize>,
+    watched: B,
 }
 
 /// What legality needs to know of one position (see [`Position::legality`]).
@@ -835,5 +905,9 @@ struct Legality<B> {
     suspect: Option<B>,
     /// Royal pieces face each other (`facing`): every move but a pass must end it.
     facing: bool,
+    /// The cells a move from or to is played to be judged: the royal pieces' hop zones
+    /// ([`Position::hop_zone`]) and the pieces that stop a winding flood towards them
+    /// ([`Position::wind_zone`]). Empty without hops and winding rules.
+    watched: B,
 }
 

@@ -567,6 +567,27 @@ impl<B: CellSet> Position<B> {
         false
     }
 
+    /// The pieces of `side` that stop the flood of an enemy winding rule whose zone holds
+    /// `target`: vacating one lets the flood go on, perhaps to `target`. A move of `side` that
+    /// vacates none of them makes no winding capture on `target` (filling a cell only stops a
+    /// flood; the enemy pieces stay where they are).
+    pub fn wind_zone(&self, game: &Game<B>, target: usize, side: usize) -> B {
+        let mut zone = B::default();
+        for &s in &game.opponents[side] {
+            for &ck in &game.wind_cks[s] {
+                for w in &game.winders[ck as usize] {
+                    if w.flags & crate::tables::ray::CAPTURE == 0 || !w.zone.has(target) {
+                        continue;
+                    }
+                    for p in self.by_ck[ck as usize].and(w.zone).iter() {
+                        zone = zone.or(self.flood(w, p).1);
+                    }
+                }
+            }
+        }
+        zone.and(self.by_side[side])
+    }
+
     /// Whether an opponent of `side` (a side of another team) still in the game attacks `target`.
     #[inline]
     pub fn attacked_by_enemy(&self, game: &Game<B>, target: usize, side: usize) -> bool {
