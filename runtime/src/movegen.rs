@@ -765,11 +765,12 @@ impl<B: CellSet> Position<B> {
     /// The number of legal moves of the side to move (what [`Position::legal_moves`] would
     /// append): the moves of a piece that legality judges by set (neither royal nor pinned) are
     /// counted by the size of its destination set, the others listed in `scratch` and judged one
-    /// by one. Games with `royal-path unattacked` or passing list every move; with hops or
-    /// winding rules, the moves from or to a watched cell are listed and judged one by one.
+    /// by one. Games with `royal-path unattacked`, and positions where royal pieces face each
+    /// other, list every move; with hops or winding rules, the moves from or to a watched cell
+    /// are listed and judged one by one.
     pub fn count_legal(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> u64 {
         scratch.clear();
-        if game.tables.rules.royal_path_unattacked || game.passing.is_some() {
+        if game.tables.rules.royal_path_unattacked {
             self.legal_moves(game, scratch);
             return scratch.len() as u64;
         }
@@ -780,11 +781,20 @@ impl<B: CellSet> Position<B> {
         if game.goals && self.goal(game).is_some() {
             return 0;
         }
+        if game.passing.is_some() && self.passing_ended() {
+            return 0;
+        }
         if game.stacks && self.crown_moves(game, scratch) {
             self.keep_legal_by_playing(game, scratch, 0);
+            self.push_pass(game, scratch);
             return scratch.len() as u64;
         }
         let l = self.legality(game);
+        if game.passing.is_some() && l.as_ref().is_some_and(|l| l.facing) {
+            // Every move must end the facing: each is played (`is_legal`).
+            self.legal_moves(game, scratch);
+            return scratch.len() as u64;
+        }
         let us = self.to_move;
         // The pieces whose moves are judged one by one (the others by set), and the cells a
         // piece judged by set may go to: all, or in check those that stop it.
@@ -807,6 +817,11 @@ impl<B: CellSet> Position<B> {
         }
         if let Some(h) = &game.hands {
             n += self.drops(game, h, l.as_ref().map(|l| (l.in_check, l.stops, l.watched)), None);
+        }
+        if game.passing.is_some() {
+            // The pass, where the rules allow one: not in check (royal pieces do not face here).
+            let pass = game.passing.as_ref().is_some_and(|p| p.pass) && !l.as_ref().is_some_and(|l| l.in_check);
+            n += pass as u64;
         }
         n + scratch.len() as u64
     }
