@@ -295,7 +295,8 @@ pub struct Game<B> {
     pub no_check: Vec<bool>,
     pub any_no_check: bool,
     /// Per colored kind: its winding rules (`wind`); `winding` when any kind has one (then
-    /// legality plays every move: pins and checks along winding paths are not in the tables).
+    /// legality watches the cells whose vacating extends an enemy flood, and plays every move in
+    /// check: checks along winding paths are not in the tables).
     pub winders: Vec<Vec<WindRule<B>>>,
     pub winding: bool,
     /// Per side: the colored kinds that wind.
