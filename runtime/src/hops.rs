@@ -134,9 +134,9 @@ impl<B: CellSet> Position<B> {
                     continue;
                 }
                 for r in game.hoppers[ck as usize].iter().filter(|r| r.flags & hop::CAPTURE != 0) {
-                    // A move changes at most one of the pieces the way passes: it captures along
-                    // it only with no piece there (one, the screen, for a hop), so one more than
-                    // that makes it stay without a capture.
+                    // A capture along this way needs no piece on the cells it passes (exactly one,
+                    // the screen, for a hop); one move adds or removes at most one piece there, so
+                    // with two more than that (three for a hop) no move can make it a capture.
                     let most = if r.flags & hop::SCREEN == 0 { 1 } else { 2 };
                     for &(from, passed, _) in &r.reverse[target] {
                         if pieces.has(from as usize) && at_most(self.occupied.and(passed), most) {

@@ -445,9 +445,14 @@ impl<B: CellSet> Position<B> {
     /// [`Position::safe_destination`]), the piece lifted off the board for the lines (direct
     /// attacks do not depend on the board: found for all targets at once).
     #[inline(never)]
-    fn safe_destinations(&self, game: &Game<B>, from: usize, targets: B, us: usize) -> u32 {
+    fn safe_destinations(&mut self, game: &Game<B>, from: usize, targets: B, us: usize) -> u32 {
         if targets.is_empty() {
             return 0;
+        }
+        if game.winding {
+            // A winding flood may pass the piece's own cell: each destination judged with the
+            // piece lifted off the board.
+            return targets.iter().filter(|&to| self.safe_destination(game, from, to, us)).count() as u32;
         }
         let unattacked = targets.and_not(self.attacked_directly_among(game, targets, us));
         let occupied = self.occupied.and_not(B::single(from));
@@ -597,8 +602,9 @@ impl<B: CellSet> Position<B> {
         // piece is royal (then the cell is in `royals`), it is judged as any unpinned move.
         let suspect = pins.as_ref().map(|p| p.pinned.or(royals));
         let facing = game.passing.as_ref().is_some_and(|p| p.any_facing) && self.royals_face(game);
+        // (In check every move is played: nothing to watch.)
         let mut watched = B::default();
-        if game.hopping || game.winding {
+        if (game.hopping || game.winding) && !in_check {
             for r in royals.iter() {
                 if game.hopping {
                     watched = watched.or(self.hop_zone(game, r, us));
@@ -818,10 +824,9 @@ impl<B: CellSet> Position<B> {
         if let Some(h) = &game.hands {
             n += self.drops(game, h, l.as_ref().map(|l| (l.in_check, l.stops, l.watched)), None);
         }
-        if game.passing.is_some() {
+        if let Some(p) = &game.passing {
             // The pass, where the rules allow one: not in check (royal pieces do not face here).
-            let pass = game.passing.as_ref().is_some_and(|p| p.pass) && !l.as_ref().is_some_and(|l| l.in_check);
-            n += pass as u64;
+            n += (p.pass && !l.as_ref().is_some_and(|l| l.in_check)) as u64;
         }
         n + scratch.len() as u64
     }
@@ -875,10 +880,8 @@ impl<B: CellSet> Position<B> {
                     if !sets_ep.is_empty() {
                         n += self.count_by_set(game, ck, from, sets_ep, stops, promotion);
                     }
-                } else if lone_royal == Some(from) && promotion.is_none() && !(WATCHED && game.winding) {
+                } else if lone_royal == Some(from) && promotion.is_none() {
                     // The lone royal piece: each plain move is legal iff its destination is safe.
-                    // (With winding rules its cell may stop a flood, which only the move by move
-                    // judgement lifts it off for.)
                     n += self.safe_destinations(game, from, targets, us) as u64;
                 } else if let Some(count) = self.count_pinned(game, l.filter(|_| pins_decide), ck, from, targets, promotion) {
                     n += count;
