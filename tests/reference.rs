@@ -83,11 +83,15 @@ fn runtime_agrees_with_reference_in_random_middlegames() {
 }
 
 /// The examples with stacks, a hand, crowning, `cannot-check`, `royal-path unattacked` and
-/// `bare`: the features the reference models beyond plain moves.
-const CROWNING_EXAMPLES: [&str; 3] = [
+/// `bare`: the features the reference models beyond plain moves. And two test boards: crowned
+/// chess with free royal paths, where the lone crowned piece is judged by its safe destinations
+/// unless it is hidden, and Kings atop stacks, whose cells stay occupied when they step off.
+const CROWNING_EXAMPLES: [&str; 5] = [
     "examples/soccer-ball/soccer-ball.orbis",
     "examples/soccer-ball/soccer-ball-chivalrous.orbis",
     "examples/stacks/crowned-chess.orbis",
+    "tests/stacks/crowned-free-paths.orbis",
+    "tests/stacks/royal-atop.orbis",
 ];
 
 /// Deeper than every example: after both sides crowned and a few moves, where checks of crowned

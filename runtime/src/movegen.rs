@@ -503,6 +503,53 @@ impl<B: CellSet> Position<B> {
         royal_in_hand
     }
 
+    /// With `royal-path unattacked`: the cells the royal piece on `from` can reach along one of
+    /// its rays passing only cells no opponent attacks (judged with it lifted off `from`), as
+    /// [`Position::royal_path_safe`] judges each destination; whether a destination is itself
+    /// safe is left to [`Position::safe_destinations`]. Each cell's attack is tested once.
+    fn royal_path_reach(&mut self, game: &Game<B>, from: usize, us: usize) -> B {
+        let code = self.board[from];
+        let ck = code as usize - 1;
+        self.board[from] = 0;
+        self.occupied.remove(from);
+        let (mut known, mut hit) = (B::default(), B::default());
+        let mut attacked = |p: &Self, c: usize| {
+            if !known.has(c) {
+                known.insert(c);
+                if p.attacked_by_enemy(game, c, us) {
+                    hit.insert(c);
+                }
+            }
+            hit.has(c)
+        };
+        let mut reach = B::default();
+        for r in game.rays_of(ck, from) {
+            if r.passes && r.must_empty.intersects(self.occupied) {
+                continue;
+            }
+            let leaps = r.flags & ray::SLIDE == 0 && !r.passes;
+            if !leaps && r.must_empty.iter().any(|c| attacked(self, c)) {
+                continue;
+            }
+            let cells = game.cells_of(r.cells);
+            let cells = if r.flags & ray::SLIDE != 0 { cells } else { &cells[..1] };
+            for &c in cells {
+                let c = c as usize;
+                let occupied = self.occupied.has(c);
+                if r.flags & if occupied { ray::CAPTURE } else { ray::QUIET } != 0 {
+                    reach.insert(c);
+                }
+                // Going on means passing `c`: empty and unattacked.
+                if occupied || attacked(self, c) {
+                    break;
+                }
+            }
+        }
+        self.occupied.insert(from);
+        self.board[from] = code;
+        reach
+    }
+
     /// With `royal-path unattacked`: whether the royal piece on `from` can reach `to` along one
     /// of its rays passing only cells no opponent attacks (judged with it lifted off `from`).
     fn royal_path_safe(&mut self, game: &Game<B>, from: usize, to: usize, us: usize) -> bool {
@@ -598,9 +645,19 @@ impl<B: CellSet> Position<B> {
         } else {
             Some(if lone_royal.is_some() { lone_pins } else { self.pins(game, royals) })
         };
-        // A move off a stack leaves its cell occupied, so it uncovers no line: unless the hidden
-        // piece is royal (then the cell is in `royals`), it is judged as any unpinned move.
-        let suspect = pins.as_ref().map(|p| p.pinned.or(royals));
+        // A move off a stack leaves its cell occupied, so it uncovers no line: unless the top
+        // piece is royal, it is judged as any unpinned move, even when the hidden piece is royal
+        // (that piece stays on its cell, under the same lines). With hops, whose attacks may
+        // depend on the kind attacked, uncovering a royal piece is played.
+        let mut moving_royals = royals;
+        if game.stacks && !game.hopping {
+            for c in royals.and(self.stacked).iter() {
+                if !game.royal[self.board[c] as usize - 1] {
+                    moving_royals.remove(c);
+                }
+            }
+        }
+        let suspect = pins.as_ref().map(|p| p.pinned.or(moving_royals));
         let facing = game.passing.as_ref().is_some_and(|p| p.any_facing) && self.royals_face(game);
         // (In check every move is played: nothing to watch.)
         let mut watched = B::default();
@@ -771,15 +828,10 @@ impl<B: CellSet> Position<B> {
     /// The number of legal moves of the side to move (what [`Position::legal_moves`] would
     /// append): the moves of a piece that legality judges by set (neither royal nor pinned) are
     /// counted by the size of its destination set, the others listed in `scratch` and judged one
-    /// by one. Games with `royal-path unattacked`, and positions where royal pieces face each
-    /// other, list every move; with hops or winding rules, the moves from or to a watched cell
-    /// are listed and judged one by one.
+    /// by one. Positions where royal pieces face each other list every move; with hops or
+    /// winding rules, the moves from or to a watched cell are listed and judged one by one.
     pub fn count_legal(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> u64 {
         scratch.clear();
-        if game.tables.rules.royal_path_unattacked {
-            self.legal_moves(game, scratch);
-            return scratch.len() as u64;
-        }
         // As in `legal_moves`: no moves once a side is bare; crowning moves judged by playing.
         if game.tables.rules.bare.is_some() && self.bare_side(game).is_some() {
             return 0;
@@ -880,8 +932,15 @@ impl<B: CellSet> Position<B> {
                     if !sets_ep.is_empty() {
                         n += self.count_by_set(game, ck, from, sets_ep, stops, promotion);
                     }
-                } else if lone_royal == Some(from) && promotion.is_none() {
-                    // The lone royal piece: each plain move is legal iff its destination is safe.
+                } else if lone_royal == Some(from) && promotion.is_none() && !(game.stacks && self.stacked.has(from)) {
+                    // The lone royal piece: each plain move is legal iff its destination is safe
+                    // (and, with `royal-path unattacked`, the cells it passes). On a stack it is
+                    // judged by playing: its cell stays occupied, and the top piece may not be it.
+                    let targets = if game.tables.rules.royal_path_unattacked {
+                        targets.and(self.royal_path_reach(game, from, us))
+                    } else {
+                        targets
+                    };
                     n += self.safe_destinations(game, from, targets, us) as u64;
                 } else if let Some(count) = self.count_pinned(game, l.filter(|_| pins_decide), ck, from, targets, promotion) {
                     n += count;
@@ -919,7 +978,8 @@ struct Legality<B> {
     /// In check with one royal piece: the cells that stop every check.
     stops: Option<B>,
     pins: Option<Pins<B>>,
-    /// The pieces whose moves are judged one by one (pinned and royal pieces); `None`: all.
+    /// The pieces whose moves are judged one by one (pinned pieces, royal pieces, and stacks a
+    /// royal piece tops); `None`: all.
     suspect: Option<B>,
     /// Royal pieces face each other (`facing`): every move but a pass must end it.
     facing: bool,
