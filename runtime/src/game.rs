@@ -256,6 +256,9 @@ pub struct Game<B> {
     pub line_reach: Vec<B>,
     /// Per side: its royal colored kinds.
     pub royal_cks: Vec<Vec<u8>>,
+    /// Per side: its colored kinds that crown others (`crowns`) or are royal, the only ones
+    /// whose pieces in the hand `Position::crown_moves` looks at.
+    pub crowning_cks: Vec<Vec<u8>>,
     /// Per side: the mask of its colored kinds.
     pub side_cks: Vec<u64>,
     /// Per colored kind (at most 64): its side, looked up rather than divided on the hot path.
@@ -577,6 +580,9 @@ impl<B: CellSet> Game<B> {
         }
         let royal: Vec<bool> = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].royal).collect();
         let royal_cks = (0..sides).map(|s| (s * kinds..(s + 1) * kinds).filter(|&ck| royal[ck]).map(|ck| ck as u8).collect()).collect();
+        let crowning_cks = (0..sides)
+            .map(|s| (s * kinds..(s + 1) * kinds).filter(|&ck| royal[ck] || !tables.kinds[ck % kinds].crowns.is_empty()).map(|ck| ck as u8).collect())
+            .collect();
         let line_reach = (0..cells)
             .map(|t| lines[line_index[t] as usize..line_index[t + 1] as usize].iter().fold(B::default(), |r: B, l: &Line<B>| r.or(l.set)))
             .collect();
@@ -770,6 +776,7 @@ impl<B: CellSet> Game<B> {
             line_cks,
             line_reach,
             royal_cks,
+            crowning_cks,
             promotion,
             castles,
             castle_kings,

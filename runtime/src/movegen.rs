@@ -464,6 +464,10 @@ impl<B: CellSet> Position<B> {
     /// hand (then these are its only moves).
     fn crown_moves(&self, game: &Game<B>, out: &mut Vec<Move>) -> bool {
         let us = self.to_move;
+        // Most positions have no crowning piece in the hand.
+        if game.crowning_cks[us].iter().all(|&ck| self.hand[ck as usize] == 0) {
+            return false;
+        }
         let mut royal_in_hand = false;
         for k in 0..game.kinds {
             let ck = us * game.kinds + k;

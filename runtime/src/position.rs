@@ -413,9 +413,10 @@ impl<B: CellSet> Position<B> {
             r = r.or(self.by_ck[ck as usize]);
         }
         if game.stacks {
-            for c in self.stacked.iter() {
+            // (A stack is one side's: its top piece's.)
+            for c in self.stacked.and(self.by_side[side]).iter() {
                 let ck = self.under[c] as usize - 1;
-                if ck / game.kinds == side && game.royal[ck] {
+                if game.royal[ck] {
                     r.insert(c);
                 }
             }
