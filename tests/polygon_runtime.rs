@@ -56,9 +56,10 @@ fn the_widths_are_all_used() {
         .map(|f| match common::engine(f) {
             Engine::Narrow(_) => "narrow",
             Engine::Medium(_) => "medium",
+            Engine::Broad(_) => "broad",
             Engine::Large(_) => "large",
             Engine::Huge(_) => "huge",
         })
         .collect();
-    assert_eq!(widths, ["large", "medium", "narrow", "large", "huge"]);
+    assert_eq!(widths, ["large", "medium", "narrow", "broad", "huge"]);
 }

@@ -138,8 +138,8 @@ fn promotion_only_on_the_named_nodes() {
 }
 
 /// The destinations of a lone white piece (no legality: no King on the board).
-fn lone(g: &Game<orbis_runtime::bits::Wide<5>>, symbol: char, cell: &str) -> BTreeSet<String> {
-    let mut pos: Position<orbis_runtime::bits::Wide<5>> = Position::empty(g);
+fn lone(g: &Game<orbis_runtime::bits::Wide<3>>, symbol: char, cell: &str) -> BTreeSet<String> {
+    let mut pos: Position<orbis_runtime::bits::Wide<3>> = Position::empty(g);
     let kind = g.tables.kinds.iter().position(|k| k.symbol == symbol).unwrap();
     let c = g.cell_by_name(cell).unwrap() as usize;
     pos.put(g, c, kind);
@@ -151,7 +151,7 @@ fn lone(g: &Game<orbis_runtime::bits::Wide<5>>, symbol: char, cell: &str) -> BTr
 #[test]
 fn lone_piece_destinations_derived_by_hand() {
     let tables = common::tables(PATH);
-    let g: Game<orbis_runtime::bits::Wide<5>> = Game::new(tables);
+    let g: Game<orbis_runtime::bits::Wide<3>> = Game::new(tables);
     let reference = WebballReference::new();
     // Counts on a node (N), a connector (NA), a node-ring square (N*), an edge-ring square (NA*).
     let expect = [

@@ -1,8 +1,9 @@
 //! Sets of cells as bit sets, in several widths.
 //!
 //! The engine is generic over [`CellSet`] so that ordinary boards use one `u64` per set and larger
-//! boards an array of words: two up to 128 cells, five up to 320 (the cube surface has 296 cells),
-//! eight up to 512 (`u128` is implemented too, but slower than two words).
+//! boards an array of words: two up to 128 cells, three up to 192 (Webball has 170), five up to
+//! 320 (the cube surface has 296 cells), eight up to 512 (`u128` is implemented too, but slower
+//! than two words).
 //! The choice is made once, when a game is loaded (`engine.rs`).
 
 /// A set of cell indices below `CAPACITY`.
@@ -269,6 +270,7 @@ mod tests {
         exercise::<u64>();
         exercise::<u128>();
         exercise::<Wide<2>>();
+        exercise::<Wide<3>>();
         exercise::<Wide<5>>();
         exercise::<Wide<8>>();
     }

@@ -98,8 +98,10 @@ pub enum Engine {
     Narrow(Game<u64>),
     /// 65 to 128 cells: two words (faster than `u128`, whose variable shifts are costly).
     Medium(Game<Wide<2>>),
-    /// 129 to 320 cells (the 8x8 cube's 296, Webball's 170): five words, so that every set
-    /// operation costs five words, not eight.
+    /// 129 to 192 cells (Webball's 170): three words.
+    Broad(Game<Wide<3>>),
+    /// 193 to 320 cells (the 8x8 cube's 296): five words, so that every set operation costs
+    /// five words, not eight.
     Large(Game<Wide<5>>),
     /// 321 to [`MAX_CELLS`] cells.
     Huge(Game<Wide<8>>),
@@ -153,6 +155,7 @@ macro_rules! with_game {
         match $engine {
             $crate::Engine::Narrow($g) => $body,
             $crate::Engine::Medium($g) => $body,
+            $crate::Engine::Broad($g) => $body,
             $crate::Engine::Large($g) => $body,
             $crate::Engine::Huge($g) => $body,
         }
@@ -167,6 +170,8 @@ impl Engine {
             Engine::Narrow(Game::new(tables))
         } else if cells <= 128 {
             Engine::Medium(Game::new(tables))
+        } else if cells <= 192 {
+            Engine::Broad(Game::new(tables))
         } else if cells <= 320 {
             Engine::Large(Game::new(tables))
         } else if cells <= MAX_CELLS {
