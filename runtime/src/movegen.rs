@@ -835,6 +835,18 @@ impl<B: CellSet> Position<B> {
     /// by one. Positions where royal pieces face each other list every move; with hops or
     /// winding rules, the moves from or to a watched cell are listed and judged one by one.
     pub fn count_legal(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> u64 {
+        self.count_moves::<false>(game, scratch)
+    }
+
+    /// Whether the side to move has a legal move: [`Position::count_legal`], stopped at the first
+    /// piece that has a move counted by set (eliminations ask this after every move).
+    pub fn has_legal_move(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> bool {
+        self.count_moves::<true>(game, scratch) > 0
+    }
+
+    /// [`Position::count_legal`]; with `ANY`, a count that is only right as to being zero or not.
+    #[inline(always)]
+    fn count_moves<const ANY: bool>(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> u64 {
         scratch.clear();
         // As in `legal_moves`: no moves once a side is bare; crowning moves judged by playing.
         if game.tables.rules.bare.is_some() && self.bare_side(game).is_some() {
@@ -866,11 +878,17 @@ impl<B: CellSet> Position<B> {
         };
         let judged = Judged { l: l.as_ref(), one_by_one, stops, lone_royal, watched };
         // The watched cells' handling is compiled only into the games that have any.
-        let mut n = if game.hopping || game.winding {
-            self.count_pieces::<true>(game, &judged, scratch)
+        // (With no watched cell the `WATCHED` copy counts alike: the early answer has one copy.)
+        let mut n = if ANY {
+            self.count_pieces::<true, true>(game, &judged, scratch)
+        } else if game.hopping || game.winding {
+            self.count_pieces::<true, false>(game, &judged, scratch)
         } else {
-            self.count_pieces::<false>(game, &judged, scratch)
+            self.count_pieces::<false, false>(game, &judged, scratch)
         };
+        if ANY && n > 0 {
+            return n;
+        }
         // The royal piece's own cell is known to be safe when it is not in check.
         let unattacked = l.as_ref().and_then(|l| l.lone_royal.filter(|_| !l.in_check));
         self.castling_moves(game, unattacked, scratch);
@@ -889,12 +907,15 @@ impl<B: CellSet> Position<B> {
 
     /// The moves of the side to move's pieces counted by set, and the others listed in
     /// `scratch` (see [`Position::count_legal`]); `WATCHED`: whether the game has hops or
-    /// winding rules, whose watched cells are judged one by one.
+    /// winding rules, whose watched cells are judged one by one; `ANY`: stop after the first
+    /// piece with a move counted.
     #[inline(always)]
-    fn count_pieces<const WATCHED: bool>(&mut self, game: &Game<B>, j: &Judged<'_, B>, scratch: &mut Vec<Move>) -> u64 {
+    fn count_pieces<const WATCHED: bool, const ANY: bool>(&mut self, game: &Game<B>, j: &Judged<'_, B>, scratch: &mut Vec<Move>) -> u64 {
         let (enemy, enemy_unroyal) = self.targets(game);
         let us = self.to_move;
         let Judged { l, one_by_one, stops, lone_royal, watched } = *j;
+        // (Most positions watch no cell.)
+        let watching = WATCHED && !watched.is_empty();
         let mut n = 0u64;
         // Kind by kind, so that what depends on the kind is looked up once.
         for ck in us * game.kinds..(us + 1) * game.kinds {
@@ -911,7 +932,7 @@ impl<B: CellSet> Position<B> {
                 // With hops or winding rules: every move of a piece on a watched cell is judged
                 // one by one, and the moves of any other piece onto one.
                 let mut pins_decide = true;
-                if WATCHED {
+                if watching {
                     if watched.has(from) {
                         pins_decide = false;
                     } else {
@@ -955,6 +976,9 @@ impl<B: CellSet> Position<B> {
                 }
                 if stationary {
                     scratch.push(Move { from: from as u16, to: from as u16, kind: MoveKind::Stationary, promotion: NO_PROMOTION, aux: 0 });
+                }
+                if ANY && n > 0 {
+                    return n;
                 }
             }
         }

@@ -288,8 +288,8 @@ impl<B: CellSet> Position<B> {
         }
         let mut scratch = Vec::new();
         while game.live_teams(self.out) >= 3 {
-            // Counted as perft's last ply counts (by set sizes), not generated one by one.
-            if self.count_legal(game, &mut scratch) > 0 {
+            // Found as perft's last ply counts (by set sizes), up to the first move.
+            if self.has_legal_move(game, &mut scratch) {
                 return;
             }
             let side = self.to_move;
