@@ -401,13 +401,19 @@ impl<B: CellSet> Position<B> {
     }
 
     /// Whether the piece on `from` would stand unattacked on `to` (the piece lifted off `from`, so
-    /// lines through it open; a piece captured on `to` attacks nothing there).
+    /// lines through it open; a piece captured on `to` attacks nothing there). With hops, whose
+    /// captures may depend on the kind taken, the piece is put on `to` for the test.
     #[inline]
     fn safe_destination(&mut self, game: &Game<B>, from: usize, to: usize, us: usize) -> bool {
         let code = self.board[from];
         self.board[from] = 0;
         self.occupied.remove(from);
+        let there = self.board[to];
+        if game.hopping {
+            self.board[to] = code;
+        }
         let safe = !self.attacked_by_enemy(game, to, us);
+        self.board[to] = there;
         self.occupied.insert(from);
         self.board[from] = code;
         safe
@@ -449,9 +455,9 @@ impl<B: CellSet> Position<B> {
         if targets.is_empty() {
             return 0;
         }
-        if game.winding {
-            // A winding flood may pass the piece's own cell: each destination judged with the
-            // piece lifted off the board.
+        if game.winding || game.hopping {
+            // A winding flood may pass the piece's own cell, and a hop may depend on the kind it
+            // takes: each destination judged with the piece moved there.
             return targets.iter().filter(|&to| self.safe_destination(game, from, to, us)).count() as u32;
         }
         let unattacked = targets.and_not(self.attacked_directly_among(game, targets, us));
@@ -620,14 +626,10 @@ impl<B: CellSet> Position<B> {
             return None;
         }
         // With one royal piece, a plain move of it is legal iff its destination is not attacked
-        // once it has left its cell: no need to play it.
-        // With hops (whose attacks may depend on the kind of the piece attacked) its moves are
-        // played.
-        let lone_royal = if game.hopping {
-            None
-        } else {
-            // (Whether there is exactly one, without counting them: no `popcnt` on the baseline
-            // target.)
+        // once it has moved there: no need to play it.
+        // (Whether there is exactly one, without counting them: no `popcnt` on the baseline
+        // target.)
+        let lone_royal = {
             let mut rest = royals;
             rest.pop().filter(|_| rest.is_empty())
         };
@@ -640,8 +642,9 @@ impl<B: CellSet> Position<B> {
         };
         // In check with one royal piece, a plain move of an unpinned piece is legal iff it stops
         // every check; with several royal pieces every move is played.
-        // Winding paths are not in the attack tables: in check with winders every move is played.
-        let stops = lone_royal.filter(|_| in_check && !game.winding).map(|r| self.check_stops(game, r, us));
+        // Winding paths and hops are not in the attack tables: in check with them every move is
+        // played.
+        let stops = lone_royal.filter(|_| in_check && !game.winding && !game.hopping).map(|r| self.check_stops(game, r, us));
         // With hops or winding rules: out of check, the moves that touch the cells they watch are
         // played, the others judged by pins; in check, every move is played (no stops are known).
         let pins = if in_check && stops.is_none() {
