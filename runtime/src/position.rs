@@ -446,8 +446,13 @@ impl<B: CellSet> Position<B> {
 
     /// Whether `side` has no piece left but royal ones, on the board, hidden or in the hand.
     pub fn is_bare(&self, game: &Game<B>, side: usize) -> bool {
-        // Most often a top piece that is not royal answers at once.
+        // Most often a top piece that is not royal answers at once (the first one looked at).
         let mut tops = self.by_side[side];
+        if let Some(c) = tops.pop() {
+            if !game.royal[self.board[c] as usize - 1] {
+                return false;
+            }
+        }
         for &ck in &game.royal_cks[side] {
             tops = tops.and_not(self.by_ck[ck as usize]);
         }
