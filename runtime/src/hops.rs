@@ -8,7 +8,7 @@
 //! piece that stands on one of the royal piece's hop lines captures it. A move that changes no
 //! cell of the zones of the mover's royal pieces cannot start a hop check on them, so legality
 //! judges it as in any other game (pins along lines); a move that does is played to be judged,
-//! and so is every move in check.
+//! and so is every move in check but the lone royal piece's (judged on its destination).
 
 use crate::bits::CellSet;
 use crate::game::Game;

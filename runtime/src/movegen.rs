@@ -449,7 +449,8 @@ impl<B: CellSet> Position<B> {
 
     /// How many of `targets` the piece on `from` would stand unattacked on (see
     /// [`Position::safe_destination`]), the piece lifted off the board for the lines (direct
-    /// attacks do not depend on the board: found for all targets at once).
+    /// attacks do not depend on the board: found for all targets at once; with hops and winding
+    /// each destination is judged with the piece put there).
     #[inline(never)]
     fn safe_destinations(&mut self, game: &Game<B>, from: usize, targets: B, us: usize) -> u32 {
         if targets.is_empty() {
@@ -561,12 +562,19 @@ impl<B: CellSet> Position<B> {
     }
 
     /// With `royal-path unattacked`: whether the royal piece on `from` can reach `to` along one
-    /// of its rays passing only cells no opponent attacks (judged with it lifted off `from`).
+    /// of its rays passing only cells no opponent attacks (judged with it lifted off `from`,
+    /// unless it tops a stack: then the piece beneath keeps the cell occupied).
     fn royal_path_safe(&mut self, game: &Game<B>, from: usize, to: usize, us: usize) -> bool {
         let code = self.board[from];
         let ck = code as usize - 1;
-        self.board[from] = 0;
-        self.occupied.remove(from);
+        let lift = !(game.stacks && self.stacked.has(from));
+        if lift {
+            self.board[from] = 0;
+            self.occupied.remove(from);
+        } else {
+            // The piece beneath, uncovered (a hop's screen may depend on its kind).
+            self.board[from] = self.under[from];
+        }
         let mut safe = false;
         for r in game.rays_of(ck, from) {
             if r.passes && r.must_empty.intersects(self.occupied) {
@@ -612,7 +620,9 @@ impl<B: CellSet> Position<B> {
                 break;
             }
         }
-        self.occupied.insert(from);
+        if lift {
+            self.occupied.insert(from);
+        }
         self.board[from] = code;
         safe
     }
@@ -656,15 +666,15 @@ impl<B: CellSet> Position<B> {
         // piece is royal, it is judged as any unpinned move, even when the hidden piece is royal
         // (that piece stays on its cell, under the same lines). With hops, whose attacks may
         // depend on the kind attacked, uncovering a royal piece is played.
-        let mut moving_royals = royals;
+        let mut suspect_royals = royals;
         if game.stacks && !game.hopping {
             for c in royals.and(self.stacked).iter() {
                 if !game.royal[self.board[c] as usize - 1] {
-                    moving_royals.remove(c);
+                    suspect_royals.remove(c);
                 }
             }
         }
-        let suspect = pins.as_ref().map(|p| p.pinned.or(moving_royals));
+        let suspect = pins.as_ref().map(|p| p.pinned.or(suspect_royals));
         let facing = game.passing.as_ref().is_some_and(|p| p.any_facing) && self.royals_face(game);
         // (In check every move is played: nothing to watch.)
         let mut watched = B::default();
@@ -702,8 +712,12 @@ impl<B: CellSet> Position<B> {
             l.stops.is_none_or(|s| s.has(mv.to as usize))
         } else if game.stacks && (self.stacked.has(from) || mv.kind == MoveKind::Crown) {
             // The cell stays occupied when its top piece leaves (the hidden one is
-            // uncovered, and may be royal): judged by playing the move.
-            self.legal_by_playing(game, mv, us)
+            // uncovered, and may be royal): judged by playing the move, and a royal top piece's
+            // path first.
+            let royal_top = mv.kind == MoveKind::Normal
+                && game.tables.rules.royal_path_unattacked
+                && game.royal[self.board[from] as usize - 1];
+            (!royal_top || self.royal_path_safe(game, from, mv.to as usize, us)) && self.legal_by_playing(game, mv, us)
         } else if game.tables.rules.royal_path_unattacked
             && mv.kind == MoveKind::Normal
             && l.royals.has(from)
@@ -752,7 +766,7 @@ impl<B: CellSet> Position<B> {
 
     /// The cells the pinned piece on `from` may go to by a plain move (every pin line it stands
     /// on), when that decides its legality: not for a royal piece, nor for one on a stack (a
-    /// move off a stack is played to be judged).
+    /// stack's top piece is never pinned: its cell stays occupied).
     fn pin_lines(&self, game: &Game<B>, l: &Legality<B>, from: usize) -> Option<B> {
         if l.royals.has(from) || (game.stacks && self.stacked.has(from)) {
             return None;
@@ -801,7 +815,8 @@ impl<B: CellSet> Position<B> {
             self.push_pass(game, out);
             return;
         }
-        // Crowning moves (and moves off stacks) are judged by playing them.
+        // Crowning moves are judged by playing them (`is_legal`), and moves off stacks whose top
+        // piece is royal.
         self.pseudo_moves(game, out);
         let l = self.legality(game);
         if let Some(l) = &l {
@@ -833,8 +848,9 @@ impl<B: CellSet> Position<B> {
     }
 
     /// The number of legal moves of the side to move (what [`Position::legal_moves`] would
-    /// append): the moves of a piece that legality judges by set (neither royal nor pinned) are
-    /// counted by the size of its destination set, the others listed in `scratch` and judged one
+    /// append): the moves of a piece that legality judges by set (neither royal nor pinned, or a
+    /// stack's top over a hidden royal piece) are counted by the size of its destination set, the
+    /// lone royal piece's by its safe destinations, the others listed in `scratch` and judged one
     /// by one. Positions where royal pieces face each other list every move; with hops or
     /// winding rules, the moves from or to a watched cell are listed and judged one by one.
     pub fn count_legal(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> u64 {
