@@ -515,14 +515,20 @@ impl<B: CellSet> Position<B> {
     }
 
     /// With `royal-path unattacked`: the cells the royal piece on `from` can reach along one of
-    /// its rays passing only cells no opponent attacks (judged with it lifted off `from`), as
-    /// [`Position::royal_path_safe`] judges each destination; whether a destination is itself
-    /// safe is left to [`Position::safe_destinations`]. Each cell's attack is tested once.
+    /// its rays passing only cells no opponent attacks, judged with it lifted off `from` (unless
+    /// it tops a stack: then the piece beneath keeps the cell occupied); whether a destination is
+    /// itself safe is left to [`Position::safe_destinations`]. Each cell's attack is tested once.
     fn royal_path_reach(&mut self, game: &Game<B>, from: usize, us: usize) -> B {
         let code = self.board[from];
         let ck = code as usize - 1;
-        self.board[from] = 0;
-        self.occupied.remove(from);
+        let lift = !(game.stacks && self.stacked.has(from));
+        if lift {
+            self.board[from] = 0;
+            self.occupied.remove(from);
+        } else {
+            // The piece beneath, uncovered (a hop's screen may depend on its kind).
+            self.board[from] = self.under[from];
+        }
         let (mut known, mut hit) = (B::default(), B::default());
         let mut attacked = |p: &Self, c: usize| {
             if !known.has(c) {
@@ -556,75 +562,17 @@ impl<B: CellSet> Position<B> {
                 }
             }
         }
-        self.occupied.insert(from);
+        if lift {
+            self.occupied.insert(from);
+        }
         self.board[from] = code;
         reach
     }
 
     /// With `royal-path unattacked`: whether the royal piece on `from` can reach `to` along one
-    /// of its rays passing only cells no opponent attacks (judged with it lifted off `from`,
-    /// unless it tops a stack: then the piece beneath keeps the cell occupied).
+    /// of its rays passing only cells no opponent attacks ([`Position::royal_path_reach`]).
     fn royal_path_safe(&mut self, game: &Game<B>, from: usize, to: usize, us: usize) -> bool {
-        let code = self.board[from];
-        let ck = code as usize - 1;
-        let lift = !(game.stacks && self.stacked.has(from));
-        if lift {
-            self.board[from] = 0;
-            self.occupied.remove(from);
-        } else {
-            // The piece beneath, uncovered (a hop's screen may depend on its kind).
-            self.board[from] = self.under[from];
-        }
-        let mut safe = false;
-        for r in game.rays_of(ck, from) {
-            if r.passes && r.must_empty.intersects(self.occupied) {
-                continue;
-            }
-            let cells = game.cells_of(r.cells);
-            let reach = if r.flags & ray::SLIDE != 0 {
-                let mut at = None;
-                for (i, &c) in cells.iter().enumerate() {
-                    if c as usize == to {
-                        at = Some(i);
-                        break;
-                    }
-                    if self.occupied.has(c as usize) {
-                        break;
-                    }
-                }
-                at
-            } else {
-                (cells[0] as usize == to).then_some(0)
-            };
-            let Some(i) = reach else { continue };
-            let ok = if self.occupied.has(to) {
-                r.flags & ray::CAPTURE != 0
-            } else {
-                r.flags & ray::QUIET != 0
-            };
-            if !ok {
-                continue;
-            }
-            let leaps = r.flags & ray::SLIDE == 0 && !r.passes;
-            let passed_safe = leaps
-                || (r
-                    .must_empty
-                    .iter()
-                    .all(|c| !self.attacked_by_enemy(game, c, us))
-                    && (r.flags & ray::SLIDE == 0
-                        || cells[..i]
-                            .iter()
-                            .all(|&c| !self.attacked_by_enemy(game, c as usize, us))));
-            if passed_safe {
-                safe = true;
-                break;
-            }
-        }
-        if lift {
-            self.occupied.insert(from);
-        }
-        self.board[from] = code;
-        safe
+        self.royal_path_reach(game, from, us).has(to)
     }
 
     /// What legality needs to know of the position, computed once per generation; `None` when
@@ -710,20 +658,17 @@ impl<B: CellSet> Position<B> {
         };
         if !test {
             l.stops.is_none_or(|s| s.has(mv.to as usize))
-        } else if game.stacks && (self.stacked.has(from) || mv.kind == MoveKind::Crown) {
-            // The cell stays occupied when its top piece leaves (the hidden one is
-            // uncovered, and may be royal): judged by playing the move, and a royal top piece's
-            // path first.
-            let royal_top = mv.kind == MoveKind::Normal
-                && game.tables.rules.royal_path_unattacked
-                && game.royal[self.board[from] as usize - 1];
-            (!royal_top || self.royal_path_safe(game, from, mv.to as usize, us)) && self.legal_by_playing(game, mv, us)
         } else if game.tables.rules.royal_path_unattacked
             && mv.kind == MoveKind::Normal
-            && l.royals.has(from)
+            && game.royal[self.board[from] as usize - 1]
             && !self.royal_path_safe(game, from, mv.to as usize, us)
         {
+            // (A royal piece that moves: on top, stacked or not.)
             false
+        } else if game.stacks && (self.stacked.has(from) || mv.kind == MoveKind::Crown) {
+            // The cell stays occupied when its top piece leaves (the hidden one is
+            // uncovered, and may be royal): judged by playing the move.
+            self.legal_by_playing(game, mv, us)
         } else if mv.kind == MoveKind::Stationary {
             !l.in_check
         } else if mv.kind == MoveKind::Castle && l.lone_royal == Some(from) {

@@ -446,17 +446,12 @@ impl<B: CellSet> Position<B> {
 
     /// Whether `side` has no piece left but royal ones, on the board, hidden or in the hand.
     pub fn is_bare(&self, game: &Game<B>, side: usize) -> bool {
-        // Most often a top piece that is not royal answers at once (the first one looked at).
+        // Most often the side's first top piece is not royal: that answers at once.
         let mut tops = self.by_side[side];
-        if let Some(c) = tops.pop() {
-            if !game.royal[self.board[c] as usize - 1] {
-                return false;
-            }
+        if tops.pop().is_some_and(|c| !game.royal[self.board[c] as usize - 1]) {
+            return false;
         }
-        for &ck in &game.royal_cks[side] {
-            tops = tops.and_not(self.by_ck[ck as usize]);
-        }
-        tops.is_empty() && self.non_royal_cells(game, side).is_some_and(|cells| cells.is_empty())
+        self.non_royal_cells(game, side).is_some_and(|cells| cells.is_empty())
     }
 
     /// Whether one capture could leave `side` bare: its pieces that are not royal all stand on
