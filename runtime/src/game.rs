@@ -117,6 +117,9 @@ pub struct SlideRun {
     pub run: Segment,
     pub quiet: bool,
     pub capture: bool,
+    /// The last run of a slide back to its start, where the rules allow stationary moves: met
+    /// unblocked, the piece may make one.
+    pub returns: bool,
     pub next: u32,
 }
 
@@ -263,6 +266,9 @@ pub struct Game<B> {
     pub side_cks: Vec<u64>,
     /// Per colored kind (at most 64): its side, looked up rather than divided on the hot path.
     pub side_of: [u8; 64],
+    /// Per colored kind (at most 64): its kind, looked up rather than divided where hops test
+    /// the kinds they jump over and take.
+    pub kind_of: [u8; 64],
     /// Per colored kind: its promotion, if it has one.
     pub promotion: Vec<Option<Promotion<B>>>,
     /// Per side.
@@ -373,13 +379,20 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
         for i in start..end {
             let r = &rays[i as usize];
             let f = r.flags;
-            let conditional = r.passes || f & (INITIAL | EP_TARGET | PASS_UNATTACKED | returns) != 0;
+            let conditional = r.passes || f & (INITIAL | EP_TARGET | PASS_UNATTACKED) != 0 || (f & returns != 0 && (f & SLIDE == 0 || r.segments.0 == r.segments.1));
             if conditional {
                 specials.push(Special { ray: i, flags: f });
             } else if f & SLIDE != 0 {
                 let segs = &segments[r.segments.0 as usize..r.segments.1 as usize];
                 let next = (runs.len() + segs.len()) as u32;
-                runs.extend(segs.iter().map(|&run| SlideRun { run, quiet: f & QUIET != 0, capture: f & CAPTURE != 0, next }));
+                let back = f & returns != 0 && f & QUIET != 0;
+                runs.extend(segs.iter().enumerate().map(|(k, &run)| SlideRun {
+                    run,
+                    quiet: f & QUIET != 0,
+                    capture: f & CAPTURE != 0,
+                    returns: back && k + 1 == segs.len(),
+                    next,
+                }));
             } else {
                 let c = tables.pool[r.cells.0 as usize] as usize;
                 if f & QUIET != 0 {
@@ -755,6 +768,7 @@ impl<B: CellSet> Game<B> {
             transit,
             side_cks,
             side_of: std::array::from_fn(|ck| (ck / kinds.max(1)).min(255) as u8),
+            kind_of: std::array::from_fn(|ck| (ck % kinds.max(1)) as u8),
             cells,
             kinds,
             sides,

@@ -79,7 +79,7 @@ impl<B: CellSet> Position<B> {
     /// The kind (not colored) of the piece with board code `code` (non-zero).
     #[inline]
     fn kind_of_code(game: &Game<B>, code: u8) -> usize {
-        (code as usize - 1) % game.kinds
+        game.kind_of[(code as usize - 1) & 63] as usize
     }
 
     /// Where the line's walk may end: the index just past the screen (or 0 without one), or

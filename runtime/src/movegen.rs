@@ -222,7 +222,9 @@ impl<B: CellSet> Position<B> {
         let mut quiet = m.leap_quiet.and_not(occupied);
         let mut capture = m.leap_capture;
         // Plain slides, run by run: the cells passed, and the first occupied cell if it may be
-        // captured (`capture` is met with `enemy` at the end).
+        // captured (`capture` is met with `enemy` at the end); a slide back to the start met
+        // unblocked makes a stationary move.
+        let mut stationary = false;
         let runs = &game.slide_runs[m.slides.0 as usize..m.slides.1 as usize];
         let base = m.slides.0 as usize;
         let mut i = 0;
@@ -233,7 +235,10 @@ impl<B: CellSet> Position<B> {
                 quiet.or_word(k, passed);
             }
             match blocker {
-                None => i += 1,
+                None => {
+                    stationary |= r.returns;
+                    i += 1;
+                }
                 Some(b) => {
                     if r.capture {
                         capture.or_word(k, 1 << b);
@@ -243,11 +248,10 @@ impl<B: CellSet> Position<B> {
             }
         }
         let mut capture = capture.and(enemy);
-        let mut stationary = false;
         let end = if self.ep_cells.is_empty() { m.ep_only } else { m.specials.1 };
         if m.specials.0 == end && !game.winding && !game.hopping {
             // (The leap sets and slide runs leave transit cells out.)
-            return (quiet.or(capture), B::default(), false);
+            return (quiet.or(capture), B::default(), stationary);
         }
         let mut sets_ep = B::default();
         let empty_ok = game.tables.rules.stationary_moves;
@@ -517,8 +521,10 @@ impl<B: CellSet> Position<B> {
     /// With `royal-path unattacked`: the cells the royal piece on `from` can reach along one of
     /// its rays passing only cells no opponent attacks, judged with it lifted off `from` (unless
     /// it tops a stack: then the piece beneath keeps the cell occupied); whether a destination is
-    /// itself safe is left to [`Position::safe_destinations`]. Each cell's attack is tested once.
-    fn royal_path_reach(&mut self, game: &Game<B>, from: usize, us: usize) -> B {
+    /// itself safe is left to [`Position::safe_destinations`]. Only the cells of `wanted` are
+    /// asked for: a ray is followed as far as its last cell in `wanted`, and each cell's attack
+    /// is tested at most once.
+    fn royal_path_reach(&mut self, game: &Game<B>, from: usize, us: usize, wanted: B) -> B {
         let code = self.board[from];
         let ck = code as usize - 1;
         let lift = !(game.stacks && self.stacked.has(from));
@@ -544,20 +550,22 @@ impl<B: CellSet> Position<B> {
             if r.passes && r.must_empty.intersects(self.occupied) {
                 continue;
             }
-            let leaps = r.flags & ray::SLIDE == 0 && !r.passes;
-            if !leaps && r.must_empty.iter().any(|c| attacked(self, c)) {
+            let slides = r.flags & ray::SLIDE != 0;
+            let cells = game.cells_of(r.cells);
+            let cells = if slides { cells } else { &cells[..1] };
+            // (Past its last wanted cell a ray has nothing to tell.)
+            let Some(last) = cells.iter().rposition(|&c| wanted.has(c as usize)) else { continue };
+            if (slides || r.passes) && r.must_empty.iter().any(|c| attacked(self, c)) {
                 continue;
             }
-            let cells = game.cells_of(r.cells);
-            let cells = if r.flags & ray::SLIDE != 0 { cells } else { &cells[..1] };
-            for &c in cells {
+            for (i, &c) in cells[..=last].iter().enumerate() {
                 let c = c as usize;
                 let occupied = self.occupied.has(c);
                 if r.flags & if occupied { ray::CAPTURE } else { ray::QUIET } != 0 {
                     reach.insert(c);
                 }
                 // Going on means passing `c`: empty and unattacked.
-                if occupied || attacked(self, c) {
+                if i == last || occupied || attacked(self, c) {
                     break;
                 }
             }
@@ -572,7 +580,7 @@ impl<B: CellSet> Position<B> {
     /// With `royal-path unattacked`: whether the royal piece on `from` can reach `to` along one
     /// of its rays passing only cells no opponent attacks ([`Position::royal_path_reach`]).
     fn royal_path_safe(&mut self, game: &Game<B>, from: usize, to: usize, us: usize) -> bool {
-        self.royal_path_reach(game, from, us).has(to)
+        self.royal_path_reach(game, from, us, B::single(to)).has(to)
     }
 
     /// What legality needs to know of the position, computed once per generation; `None` when
@@ -925,8 +933,8 @@ impl<B: CellSet> Position<B> {
                     // The lone royal piece: each plain move is legal iff its destination is safe
                     // (and, with `royal-path unattacked`, the cells it passes). On a stack it is
                     // judged by playing: its cell stays occupied, and the top piece may not be it.
-                    let targets = if game.tables.rules.royal_path_unattacked {
-                        targets.and(self.royal_path_reach(game, from, us))
+                    let targets = if game.tables.rules.royal_path_unattacked && !targets.is_empty() {
+                        targets.and(self.royal_path_reach(game, from, us, targets))
                     } else {
                         targets
                     };

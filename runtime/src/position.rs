@@ -94,6 +94,9 @@ pub struct Position<B> {
     pub under: Vec<u8>,
     /// The cells that hold a hidden piece.
     pub stacked: B,
+    /// The cells of `stacked` whose hidden piece is royal, kept as `under` changes so that
+    /// [`Position::royals`] needs no look beneath every stack.
+    pub hidden_royal: B,
     /// Per colored kind: how many are in the hand.
     pub hand: Vec<u8>,
     /// Per side: the checks it has given (`check-limit`; zeros without it).
@@ -153,6 +156,7 @@ impl<B: CellSet> Position<B> {
             removed: Removed::default(),
             under: vec![0; game.cells],
             stacked: B::default(),
+            hidden_royal: B::default(),
             hand: vec![0; game.sides * game.kinds],
             checks: vec![0; game.sides],
             passes: 0,
@@ -182,9 +186,19 @@ impl<B: CellSet> Position<B> {
 
     /// Puts `ck` beneath the piece on `cell` (hidden).
     pub fn put_under(&mut self, game: &Game<B>, cell: usize, ck: usize) {
-        self.under[cell] = ck as u8 + 1;
-        self.stacked.insert(cell);
+        self.set_under(game, cell, ck as u8 + 1);
         self.hash ^= game.zobrist.under[ck * game.cells + cell];
+    }
+
+    /// Sets the hidden piece beneath `cell` to `code` (non-zero), leaving the hash to the caller.
+    fn set_under(&mut self, game: &Game<B>, cell: usize, code: u8) {
+        self.under[cell] = code;
+        self.stacked.insert(cell);
+        if game.royal[code as usize - 1] {
+            self.hidden_royal.insert(cell);
+        } else {
+            self.hidden_royal.remove(cell);
+        }
     }
 
     /// Takes the hidden piece from beneath `cell`'s top piece; returns its code.
@@ -192,6 +206,7 @@ impl<B: CellSet> Position<B> {
         let code = self.under[cell];
         self.under[cell] = 0;
         self.stacked.remove(cell);
+        self.hidden_royal.remove(cell);
         self.hash ^= game.zobrist.under[(code as usize - 1) * game.cells + cell];
         code
     }
@@ -414,12 +429,7 @@ impl<B: CellSet> Position<B> {
         }
         if game.stacks {
             // (A stack is one side's: its top piece's.)
-            for c in self.stacked.and(self.by_side[side]).iter() {
-                let ck = self.under[c] as usize - 1;
-                if game.royal[ck] {
-                    r.insert(c);
-                }
-            }
+            r = r.or(self.hidden_royal.and(self.by_side[side]));
         }
         r
     }
@@ -436,12 +446,7 @@ impl<B: CellSet> Position<B> {
                 return None;
             }
         }
-        for c in self.stacked.and(self.by_side[side]).iter() {
-            if !game.royal[self.under[c] as usize - 1] {
-                rest = rest.or(B::single(c));
-            }
-        }
-        Some(rest)
+        Some(rest.or(self.stacked.and_not(self.hidden_royal).and(self.by_side[side])))
     }
 
     /// Whether `side` has no piece left but royal ones, on the board, hidden or in the hand.
@@ -842,7 +847,7 @@ impl<B: CellSet> Position<B> {
                 let to = mv.to as usize;
                 self.hand[prev * game.kinds + (mv.aux & 0xff) as usize] += 1;
                 if mv.aux & CROWN_HIDDEN != 0 {
-                    self.under[to] = undo.moved;
+                    self.set_under(game, to, undo.moved);
                 } else {
                     self.lift(game, to);
                     self.place(game, to, undo.moved as usize - 1);
@@ -858,8 +863,8 @@ impl<B: CellSet> Position<B> {
             _ => {
                 if undo.revealed {
                     let from = mv.from as usize;
-                    self.under[from] = self.lift(game, from);
-                    self.stacked.insert(from);
+                    let hidden = self.lift(game, from);
+                    self.set_under(game, from, hidden);
                 }
                 self.lift(game, mv.to as usize);
                 self.place(game, mv.from as usize, undo.moved as usize - 1);
@@ -870,8 +875,7 @@ impl<B: CellSet> Position<B> {
                     }
                 }
                 if undo.captured_under != 0 {
-                    self.under[undo.captured_cell as usize] = undo.captured_under;
-                    self.stacked.insert(undo.captured_cell as usize);
+                    self.set_under(game, undo.captured_cell as usize, undo.captured_under);
                 }
             }
         }
