@@ -266,6 +266,10 @@ pub struct Game<B> {
     pub side_cks: Vec<u64>,
     /// Per colored kind (at most 64): its side, looked up rather than divided on the hot path.
     pub side_of: [u8; 64],
+    /// Per side: its colored kinds, the most numerous in the setup first and royal ones last,
+    /// the order in which [`Position::has_legal_move`](crate::position::Position) looks for a
+    /// move (the first piece with one answers).
+    pub any_order: Vec<Vec<u8>>,
     /// Per colored kind (at most 64): its kind, looked up rather than divided where hops test
     /// the kinds they jump over and take.
     pub kind_of: [u8; 64],
@@ -745,6 +749,15 @@ impl<B: CellSet> Game<B> {
                 }
             }
         }
+        let any_order = (0..sides)
+            .map(|s| {
+                let side = &tables.sides[s];
+                let count = |k: usize| side.setup.iter().chain(&side.atop).filter(|&&(_, kind)| kind as usize == k).count();
+                let mut order: Vec<usize> = (0..kinds).collect();
+                order.sort_by_key(|&k| (royal[s * kinds + k], std::cmp::Reverse(count(k))));
+                order.into_iter().map(|k| (s * kinds + k) as u8).collect()
+            })
+            .collect();
         let passing = crate::passing::Passing::new(&tables, cells, [0, splitmix(&mut seed), splitmix(&mut seed), splitmix(&mut seed)]);
         Game {
             passing,
@@ -769,6 +782,7 @@ impl<B: CellSet> Game<B> {
             side_cks,
             side_of: std::array::from_fn(|ck| (ck / kinds.max(1)).min(255) as u8),
             kind_of: std::array::from_fn(|ck| (ck % kinds.max(1)) as u8),
+            any_order,
             cells,
             kinds,
             sides,

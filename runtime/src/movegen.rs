@@ -889,8 +889,10 @@ impl<B: CellSet> Position<B> {
         // (Most positions watch no cell.)
         let watching = WATCHED && !watched.is_empty();
         let mut n = 0u64;
-        // Kind by kind, so that what depends on the kind is looked up once.
-        for ck in us * game.kinds..(us + 1) * game.kinds {
+        // Kind by kind, so that what depends on the kind is looked up once; with `ANY` the
+        // kinds likeliest to have a move first (`Game::any_order`).
+        for i in 0..game.kinds {
+            let ck = if ANY { game.any_order[us][i] as usize } else { us * game.kinds + i };
             let pieces = self.by_ck[ck];
             if pieces.is_empty() {
                 continue;
