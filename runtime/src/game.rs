@@ -266,6 +266,9 @@ pub struct Game<B> {
     pub side_cks: Vec<u64>,
     /// Per colored kind (at most 64): its side, looked up rather than divided on the hot path.
     pub side_of: [u8; 64],
+    /// Per colored kind: whether it has winding or hop rules (followed apart from its rays: the
+    /// other kinds' moves are found from their rays alone, even in games with such rules).
+    pub walked: Vec<bool>,
     /// Per side: its colored kinds, the most numerous in the setup first and royal ones last,
     /// the order in which [`Position::has_legal_move`](crate::position::Position) looks for a
     /// move (the first piece with one answers).
@@ -749,6 +752,7 @@ impl<B: CellSet> Game<B> {
                 }
             }
         }
+        let walked = (0..sides * kinds).map(|ck| !winders[ck].is_empty() || !hoppers[ck].is_empty()).collect();
         let any_order = (0..sides)
             .map(|s| {
                 let side = &tables.sides[s];
@@ -783,6 +787,7 @@ impl<B: CellSet> Game<B> {
             side_of: std::array::from_fn(|ck| (ck / kinds.max(1)).min(255) as u8),
             kind_of: std::array::from_fn(|ck| (ck % kinds.max(1)) as u8),
             any_order,
+            walked,
             cells,
             kinds,
             sides,

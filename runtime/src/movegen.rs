@@ -249,7 +249,9 @@ impl<B: CellSet> Position<B> {
         }
         let mut capture = capture.and(enemy);
         let end = if self.ep_cells.is_empty() { m.ep_only } else { m.specials.1 };
-        if m.specials.0 == end && !game.winding && !game.hopping {
+        // (In games with winding or hop rules, only the kinds that have them go on.)
+        let walked = (game.winding || game.hopping) && game.walked[ck];
+        if m.specials.0 == end && !walked {
             // (The leap sets and slide runs leave transit cells out.)
             return (quiet.or(capture), B::default(), stationary);
         }
@@ -313,7 +315,7 @@ impl<B: CellSet> Position<B> {
                 }
             }
         }
-        if game.winding {
+        if walked {
             for w in &game.winders[ck] {
                 if w.zone.has(from) {
                     let (empty, hit) = self.flood(w, from);
@@ -325,11 +327,11 @@ impl<B: CellSet> Position<B> {
                     }
                 }
             }
-        }
-        if game.hopping && !game.hoppers[ck].is_empty() {
-            let (q, c) = self.hop_moves(game, ck, from, enemy);
-            quiet = quiet.or(q);
-            capture = capture.or(c);
+            if !game.hoppers[ck].is_empty() {
+                let (q, c) = self.hop_moves(game, ck, from, enemy);
+                quiet = quiet.or(q);
+                capture = capture.or(c);
+            }
         }
         // A move never ends on a transit cell (rays reach them for attacks only).
         (quiet.and_not(game.transit).or(capture), sets_ep, stationary)
