@@ -255,6 +255,8 @@ pub struct Game<B> {
     pub line_cks: Vec<Vec<u8>>,
     /// Bit `ck` set when colored kind `ck` attacks along lines (`line_cks` as one mask).
     pub line_ck_mask: u64,
+    /// Bit `ck` set when colored kind `ck` is royal (`royal_cks` as one mask).
+    pub royal_ck_mask: u64,
     /// Per target: every cell of its lines, to skip them all with one test.
     pub line_reach: Vec<B>,
     /// Per side: its royal colored kinds.
@@ -806,6 +808,7 @@ impl<B: CellSet> Game<B> {
             lines,
             run_kinds,
             line_ck_mask: line_cks.iter().flatten().fold(0u64, |m, &ck| m | 1 << ck),
+            royal_ck_mask: royal.iter().enumerate().fold(0u64, |m, (ck, &r)| m | (r as u64) << (ck & 63)),
             line_cks,
             line_reach,
             royal_cks,

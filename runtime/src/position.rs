@@ -72,6 +72,8 @@ pub struct Position<B> {
     pub by_side: Vec<B>,
     /// Per side: its pieces that attack along lines (kept with `by_ck`, for attack tests).
     pub line_pieces: Vec<B>,
+    /// Per side: its royal pieces on top (kept with `by_ck`, for [`Position::royals`]).
+    pub royal_tops: Vec<B>,
     pub occupied: B,
     /// Cells whose piece has not moved since the start (castling rights, `initial` rules).
     pub virgin: B,
@@ -143,6 +145,7 @@ impl<B: CellSet> Position<B> {
             by_ck: vec![B::default(); game.sides * game.kinds],
             by_side: vec![B::default(); game.sides],
             line_pieces: vec![B::default(); game.sides],
+            royal_tops: vec![B::default(); game.sides],
             occupied: B::default(),
             virgin: B::default(),
             ep_cells: B::default(),
@@ -349,6 +352,9 @@ impl<B: CellSet> Position<B> {
         if game.line_ck_mask >> (ck & 63) & 1 != 0 {
             self.line_pieces[side].insert(cell);
         }
+        if game.royal_ck_mask >> (ck & 63) & 1 != 0 {
+            self.royal_tops[side].insert(cell);
+        }
         self.occupied.insert(cell);
     }
 
@@ -363,6 +369,9 @@ impl<B: CellSet> Position<B> {
         self.by_side[side].remove(cell);
         if game.line_ck_mask >> (ck & 63) & 1 != 0 {
             self.line_pieces[side].remove(cell);
+        }
+        if game.royal_ck_mask >> (ck & 63) & 1 != 0 {
+            self.royal_tops[side].remove(cell);
         }
         self.occupied.remove(cell);
         code
@@ -423,10 +432,7 @@ impl<B: CellSet> Position<B> {
     /// Cells of `side`'s royal pieces.
     #[inline(always)]
     pub fn royals(&self, game: &Game<B>, side: usize) -> B {
-        let mut r = B::default();
-        for &ck in &game.royal_cks[side] {
-            r = r.or(self.by_ck[ck as usize]);
-        }
+        let mut r = self.royal_tops[side];
         if game.stacks {
             // (A stack is one side's: its top piece's.)
             r = r.or(self.hidden_royal.and(self.by_side[side]));
@@ -451,9 +457,8 @@ impl<B: CellSet> Position<B> {
 
     /// Whether `side` has no piece left but royal ones, on the board, hidden or in the hand.
     pub fn is_bare(&self, game: &Game<B>, side: usize) -> bool {
-        // Most often the side's first top piece is not royal: that answers at once.
-        let mut tops = self.by_side[side];
-        if tops.pop().is_some_and(|c| !game.royal[self.board[c] as usize - 1]) {
+        // Most often a top piece is not royal: that answers at once.
+        if !self.by_side[side].and_not(self.royal_tops[side]).is_empty() {
             return false;
         }
         self.non_royal_cells(game, side).is_some_and(|cells| cells.is_empty())
