@@ -42,6 +42,18 @@ proptest! {
     }
 }
 
+/// Test boards of what no example reaches: castling off stacks.
+const TEST_BOARDS: [&str; 1] = ["tests/stacks/castle-off-stacks.orbis"];
+
+#[test]
+fn unmake_restores_on_test_boards() {
+    for path in TEST_BOARDS {
+        for seed in 1..=24u64 {
+            orbis_runtime::with_game!(common::engine(path), game => playout(&game, seed.wrapping_mul(0x9E37_79B9_7F4A_7C15), 120))
+        }
+    }
+}
+
 #[test]
 fn every_example_is_exercised() {
     let list = common::variant_files();

@@ -83,17 +83,18 @@ fn runtime_agrees_with_reference_in_random_middlegames() {
 }
 
 /// The examples with stacks, a hand, crowning, `cannot-check`, `royal-path unattacked` and
-/// `bare`: the features the reference models beyond plain moves. And two test boards: crowned
+/// `bare`: the features the reference models beyond plain moves. And test boards: crowned
 /// chess with free royal paths, where the lone crowned piece is judged by its safe destinations
-/// unless it is hidden, and Kings (and royal Queens with royal paths) atop stacks, whose cells
-/// stay occupied when they move off.
-const CROWNING_EXAMPLES: [&str; 6] = [
+/// unless it is hidden, Kings (and royal Queens with royal paths) atop stacks, whose cells
+/// stay occupied when they move off, and castling whose king or rook tops a stack.
+const CROWNING_EXAMPLES: [&str; 7] = [
     "examples/soccer-ball/soccer-ball.orbis",
     "examples/soccer-ball/soccer-ball-chivalrous.orbis",
     "examples/stacks/crowned-chess.orbis",
     "tests/stacks/crowned-free-paths.orbis",
     "tests/stacks/royal-atop.orbis",
     "tests/stacks/royal-atop-paths.orbis",
+    "tests/stacks/castle-off-stacks.orbis",
 ];
 
 /// Deeper than every example: after both sides crowned and a few moves, where checks of crowned

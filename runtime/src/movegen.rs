@@ -385,6 +385,11 @@ impl<B: CellSet> Position<B> {
             if self.board[kf] == 0 || self.board[rf] == 0 || self.side_at(game, kf) != us || self.side_at(game, rf) != us {
                 continue;
             }
+            // Castling moves the top pieces: one hidden beneath stays on its cell, where neither
+            // the king nor the rook may land.
+            if game.stacks && [kf, rf].iter().any(|&x| self.stacked.has(x) && (x == c.king_to as usize || x == c.rook_to as usize)) {
+                continue;
+            }
             if self.castle_cells_safe(game, c, unattacked, &mut attacked) {
                 out.push(Move { from: c.king_from, to: c.king_to, kind: MoveKind::Castle, promotion: NO_PROMOTION, aux: i as u32 });
             }
@@ -675,9 +680,14 @@ impl<B: CellSet> Position<B> {
         {
             // (A royal piece that moves: on top, stacked or not.)
             false
-        } else if game.stacks && (self.stacked.has(from) || mv.kind == MoveKind::Crown) {
+        } else if game.stacks
+            && (self.stacked.has(from)
+                || mv.kind == MoveKind::Crown
+                || (mv.kind == MoveKind::Castle && self.stacked.has(game.castles[us][mv.aux as usize].rook_from as usize)))
+        {
             // The cell stays occupied when its top piece leaves (the hidden one is
-            // uncovered, and may be royal): judged by playing the move.
+            // uncovered, and may be royal): judged by playing the move (castling too, when
+            // the king's or the rook's cell is a stack).
             self.legal_by_playing(game, mv, us)
         } else if mv.kind == MoveKind::Stationary {
             !l.in_check

@@ -127,8 +127,11 @@ pub struct Undo<B> {
     /// The out-set before the move, and how many pieces `removed` held.
     pub out: u64,
     pub removed: u32,
-    /// The hidden piece the move uncovered on `from` (it became the top piece).
+    /// The hidden piece the move uncovered on `from` (it became the top piece); castling: on the
+    /// king's start.
     pub revealed: bool,
+    /// Castling: the hidden piece uncovered on the rook's start.
+    pub revealed_rook: bool,
     /// The hidden piece captured with the top one, `ck + 1`, or 0.
     pub captured_under: u8,
     /// The move gave a check that counts (`check-limit`).
@@ -706,6 +709,7 @@ impl<B: CellSet> Position<B> {
             out: self.out,
             removed: self.removed.0.len() as u32,
             revealed: false,
+            revealed_rook: false,
             captured_under: 0,
             gave_check: false,
             passes: self.passes,
@@ -747,12 +751,23 @@ impl<B: CellSet> Position<B> {
             }
             MoveKind::Castle => {
                 let c = &game.castles[us][mv.aux as usize];
-                let king = self.take(game, c.king_from as usize);
-                let rook = self.take(game, c.rook_from as usize);
+                let (kf, rf) = (c.king_from as usize, c.rook_from as usize);
+                let king = self.take(game, kf);
+                let rook = self.take(game, rf);
+                if game.stacks {
+                    // As any move off a stack: the hidden piece is uncovered and stays, unmoved
+                    // (castling is no move when the king or rook would land on it).
+                    undo.revealed = self.uncover(game, kf);
+                    undo.revealed_rook = self.uncover(game, rf);
+                }
                 self.put(game, c.king_to as usize, king as usize - 1);
                 self.put(game, c.rook_to as usize, rook as usize - 1);
-                self.clear_virgin(game, c.king_from as usize);
-                self.clear_virgin(game, c.rook_from as usize);
+                if !undo.revealed {
+                    self.clear_virgin(game, kf);
+                }
+                if !undo.revealed_rook {
+                    self.clear_virgin(game, rf);
+                }
             }
             _ => {
                 let victim_cell = if mv.kind == MoveKind::EnPassant { self.ep_victim as usize } else { to };
@@ -818,6 +833,26 @@ impl<B: CellSet> Position<B> {
         undo
     }
 
+    /// With the top piece of `cell` taken: puts the hidden piece beneath it, if any, on top in
+    /// its place; returns whether there was one.
+    #[inline(always)]
+    fn uncover(&mut self, game: &Game<B>, cell: usize) -> bool {
+        if !self.stacked.has(cell) {
+            return false;
+        }
+        let hidden = self.take_under(game, cell);
+        self.put(game, cell, hidden as usize - 1);
+        true
+    }
+
+    /// Undoes [`Position::uncover`] (without the hash, as `unmake` restores it whole): the piece
+    /// on `cell` goes back beneath.
+    #[inline(always)]
+    fn cover(&mut self, game: &Game<B>, cell: usize) {
+        let hidden = self.lift(game, cell);
+        self.set_under(game, cell, hidden);
+    }
+
     #[inline(always)]
     fn clear_virgin(&mut self, game: &Game<B>, cell: usize) {
         if self.virgin.has(cell) {
@@ -862,14 +897,18 @@ impl<B: CellSet> Position<B> {
                 let c = &game.castles[prev][mv.aux as usize];
                 let king = self.lift(game, c.king_to as usize);
                 let rook = self.lift(game, c.rook_to as usize);
+                if undo.revealed {
+                    self.cover(game, c.king_from as usize);
+                }
+                if undo.revealed_rook {
+                    self.cover(game, c.rook_from as usize);
+                }
                 self.place(game, c.king_from as usize, king as usize - 1);
                 self.place(game, c.rook_from as usize, rook as usize - 1);
             }
             _ => {
                 if undo.revealed {
-                    let from = mv.from as usize;
-                    let hidden = self.lift(game, from);
-                    self.set_under(game, from, hidden);
+                    self.cover(game, mv.from as usize);
                 }
                 self.lift(game, mv.to as usize);
                 self.place(game, mv.from as usize, undo.moved as usize - 1);

@@ -514,6 +514,10 @@ pub fn pseudo(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
         if c.empty.iter().any(|&e| e != c.king_from && e != c.rook_from && p.board[e].is_some()) {
             continue;
         }
+        // A piece uncovered on the king's or the rook's start stays there: nothing lands on it.
+        if [c.king_from, c.rook_from].iter().any(|&x| p.hidden[x].is_some() && (x == c.king_to || x == c.rook_to)) {
+            continue;
+        }
         let enemies = opponents(v, p, us);
         if c.safe.iter().any(|&s| enemies.iter().any(|&e| attacks(v, p, s, e))) {
             continue;
@@ -537,13 +541,18 @@ pub fn play(v: &Variant, p: &RefPos, m: &RefMove) -> RefPos {
     match m {
         RefMove::Stationary(_) | RefMove::Pass => {}
         RefMove::Castle(i) => {
+            // The top pieces castle; a hidden piece beneath is uncovered and, as after any move
+            // off a stack, has not moved itself.
             let c = &v.sides[p.to_move].castles[*i];
             let king = lift(&mut q, c.king_from);
             let rook = lift(&mut q, c.rook_from);
             q.board[c.king_to] = Some(king);
             q.board[c.rook_to] = Some(rook);
-            q.virgin[c.king_from] = false;
-            q.virgin[c.rook_from] = false;
+            for cell in [c.king_from, c.rook_from] {
+                if p.hidden[cell].is_none() {
+                    q.virgin[cell] = false;
+                }
+            }
         }
         RefMove::Step { from, to, promo, sets_ep, takes } => {
             // Under `drops` the captured piece goes to the mover's hand, as its `captured-as`.
