@@ -86,8 +86,9 @@ fn runtime_agrees_with_reference_in_random_middlegames() {
 /// `bare`: the features the reference models beyond plain moves. And test boards: crowned
 /// chess with free royal paths, where the lone crowned piece is judged by its safe destinations
 /// unless it is hidden, Kings (and royal Queens with royal paths) atop stacks, whose cells
-/// stay occupied when they move off, and castling whose king or rook tops a stack.
-const CROWNING_EXAMPLES: [&str; 7] = [
+/// stay occupied when they move off, castling whose king or rook tops a stack, and royal paths
+/// of stationary moves and of first moves (`initial`, `en-passant-target`).
+const CROWNING_EXAMPLES: [&str; 9] = [
     "examples/soccer-ball/soccer-ball.orbis",
     "examples/soccer-ball/soccer-ball-chivalrous.orbis",
     "examples/stacks/crowned-chess.orbis",
@@ -95,6 +96,8 @@ const CROWNING_EXAMPLES: [&str; 7] = [
     "tests/stacks/royal-atop.orbis",
     "tests/stacks/royal-atop-paths.orbis",
     "tests/stacks/castle-off-stacks.orbis",
+    "tests/stacks/royal-stationary-paths.orbis",
+    "tests/stacks/royal-initial-paths.orbis",
 ];
 
 /// Deeper than every example: after both sides crowned and a few moves, where checks of crowned
@@ -133,6 +136,7 @@ fn runtime_agrees_with_reference_in_long_hop_and_winding_games() {
         long_games(path, 8, 120, 24681357);
     }
 }
+
 
 /// Positions the long games found, where counting by set once differed from judging move by
 /// move: a piece pinned on the 5x5 cube whose moves enter a cannon's hop zone, and Webball's

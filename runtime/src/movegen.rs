@@ -525,13 +525,16 @@ impl<B: CellSet> Position<B> {
         royal_in_hand
     }
 
-    /// With `royal-path unattacked`: the cells the royal piece on `from` can reach along one of
-    /// its rays passing only cells no opponent attacks, judged with it lifted off `from` (unless
-    /// it tops a stack: then the piece beneath keeps the cell occupied); whether a destination is
-    /// itself safe is left to [`Position::safe_destinations`]. Only the cells of `wanted` are
-    /// asked for: a ray is followed as far as its last cell in `wanted`, and each cell's attack
-    /// is tested at most once.
-    fn royal_path_reach(&mut self, game: &Game<B>, from: usize, us: usize, wanted: B) -> B {
+    /// With `royal-path unattacked`: the moves of the royal piece on `from` whose way passes only
+    /// cells no opponent attacks, judged with it lifted off `from` (unless it tops a stack: then
+    /// the piece beneath keeps the cell occupied); whether a destination is itself safe is left
+    /// to [`Position::safe_destinations`]. Each ray is judged on its own and only where
+    /// generation would make a move by it (`initial` rays while the piece is unmoved, the quiet
+    /// moves of `en-passant-target` rays as moves of their own). Only the destinations in
+    /// `wanted` are asked for, so a ray is followed as far as its last cell in `wanted`, unless
+    /// `stationary` asks whether the piece can go round a closed line (every cell passed). Each
+    /// cell's attack is tested at most once.
+    fn royal_path_reach(&mut self, game: &Game<B>, from: usize, us: usize, wanted: B, stationary: bool) -> RoyalReach<B> {
         let code = self.board[from];
         let ck = code as usize - 1;
         let lift = !(game.stacks && self.stacked.has(from));
@@ -552,28 +555,77 @@ impl<B: CellSet> Position<B> {
             }
             hit.has(c)
         };
-        let mut reach = B::default();
+        let mut reach = RoyalReach { normal: B::default(), ep_target: B::default(), en_passant: B::default(), stationary: false };
         for r in game.rays_of(ck, from) {
+            let f = r.flags;
+            // Only the rays generation follows here.
+            if f & ray::INITIAL != 0 && !self.virgin.has(from) {
+                continue;
+            }
             if r.passes && r.must_empty.intersects(self.occupied) {
                 continue;
             }
-            let slides = r.flags & ray::SLIDE != 0;
-            let cells = game.cells_of(r.cells);
-            let cells = if slides { cells } else { &cells[..1] };
-            // (Past its last wanted cell a ray has nothing to tell.)
-            let Some(last) = cells.iter().rposition(|&c| wanted.has(c as usize)) else { continue };
-            if (slides || r.passes) && r.must_empty.iter().any(|c| attacked(self, c)) {
-                continue;
-            }
-            for (i, &c) in cells[..=last].iter().enumerate() {
-                let c = c as usize;
-                let occupied = self.occupied.has(c);
-                if r.flags & if occupied { ray::CAPTURE } else { ray::QUIET } != 0 {
-                    reach.insert(c);
+            if f & ray::PASS_UNATTACKED != 0 {
+                // Generation's own test of the cells, with the piece on its cell (rare).
+                let lifted = (self.board[from], self.occupied);
+                (self.board[from], self.occupied) = (code, self.occupied.or(B::single(from)));
+                let refused = r.must_empty.iter().any(|c| self.attacked_by_enemy(game, c, us));
+                (self.board[from], self.occupied) = lifted;
+                if refused {
+                    continue;
                 }
-                // Going on means passing `c`: empty and unattacked.
-                if i == last || occupied || attacked(self, c) {
-                    break;
+            }
+            let cells = game.cells_of(r.cells);
+            if f & ray::SLIDE != 0 {
+                // A stationary move passes every cell of its closed line; otherwise, past its
+                // last wanted cell a ray has nothing to tell.
+                let whole = stationary && f & ray::RETURNS != 0 && f & ray::QUIET != 0;
+                let last = if whole {
+                    cells.len() - 1
+                } else {
+                    let Some(last) = cells.iter().rposition(|&c| wanted.has(c as usize)) else { continue };
+                    last
+                };
+                if r.must_empty.iter().any(|c| attacked(self, c)) {
+                    continue;
+                }
+                let mut round = true;
+                for (i, &c) in cells[..=last].iter().enumerate() {
+                    let c = c as usize;
+                    let occupied = self.occupied.has(c);
+                    if f & if occupied { ray::CAPTURE } else { ray::QUIET } != 0 {
+                        reach.normal.insert(c);
+                    }
+                    // Going on means passing `c`: empty and unattacked.
+                    if occupied || (i < last || whole) && attacked(self, c) {
+                        round = false;
+                        break;
+                    }
+                }
+                reach.stationary |= whole && round;
+            } else {
+                let c = cells[0] as usize;
+                if !wanted.has(c) {
+                    continue;
+                }
+                if r.passes && r.must_empty.iter().any(|c| attacked(self, c)) {
+                    continue;
+                }
+                if self.occupied.has(c) {
+                    if f & ray::CAPTURE != 0 {
+                        reach.normal.insert(c);
+                    }
+                } else {
+                    if f & ray::QUIET != 0 {
+                        if f & ray::EP_TARGET != 0 {
+                            reach.ep_target.insert(c);
+                        } else {
+                            reach.normal.insert(c);
+                        }
+                    }
+                    if f & ray::EP_CAPTURE != 0 {
+                        reach.en_passant.insert(c);
+                    }
                 }
             }
         }
@@ -584,10 +636,24 @@ impl<B: CellSet> Position<B> {
         reach
     }
 
-    /// With `royal-path unattacked`: whether the royal piece on `from` can reach `to` along one
-    /// of its rays passing only cells no opponent attacks ([`Position::royal_path_reach`]).
-    fn royal_path_safe(&mut self, game: &Game<B>, from: usize, to: usize, us: usize) -> bool {
-        self.royal_path_reach(game, from, us, B::single(to)).has(to)
+    /// With `royal-path unattacked`: whether `mv`, a move of the side to move's piece on its
+    /// `from`, is a royal piece's move whose way passes an attacked cell
+    /// ([`Position::royal_path_reach`]). Castling, crowning, drops and passes have no way.
+    fn royal_path_refuses(&mut self, game: &Game<B>, mv: Move, us: usize) -> bool {
+        let from = mv.from as usize;
+        if !matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget | MoveKind::EnPassant | MoveKind::Stationary)
+            || !game.royal[self.board[from] as usize - 1]
+        {
+            return false;
+        }
+        let to = mv.to as usize;
+        let reach = self.royal_path_reach(game, from, us, B::single(to), mv.kind == MoveKind::Stationary);
+        !match mv.kind {
+            MoveKind::Normal => reach.normal.has(to),
+            MoveKind::EnPassantTarget => reach.ep_target.has(to),
+            MoveKind::EnPassant => reach.en_passant.has(to),
+            _ => reach.stationary,
+        }
     }
 
     /// What legality needs to know of the position, computed once per generation; `None` when
@@ -673,11 +739,7 @@ impl<B: CellSet> Position<B> {
         };
         if !test {
             l.stops.is_none_or(|s| s.has(mv.to as usize))
-        } else if game.tables.rules.royal_path_unattacked
-            && mv.kind == MoveKind::Normal
-            && game.royal[self.board[from] as usize - 1]
-            && !self.royal_path_safe(game, from, mv.to as usize, us)
-        {
+        } else if game.tables.rules.royal_path_unattacked && self.royal_path_refuses(game, mv, us) {
             // (A royal piece that moves: on top, stacked or not.)
             false
         } else if game.stacks
@@ -948,7 +1010,7 @@ impl<B: CellSet> Position<B> {
                     // (and, with `royal-path unattacked`, the cells it passes). On a stack it is
                     // judged by playing: its cell stays occupied, and the top piece may not be it.
                     let targets = if game.tables.rules.royal_path_unattacked && !targets.is_empty() {
-                        targets.and(self.royal_path_reach(game, from, us, targets))
+                        targets.and(self.royal_path_reach(game, from, us, targets, false).normal)
                     } else {
                         targets
                     };
@@ -982,6 +1044,16 @@ struct Judged<'a, B> {
     stops: Option<B>,
     lone_royal: Option<usize>,
     watched: B,
+}
+
+/// The moves of a royal piece whose way passes only unattacked cells (`royal-path unattacked`,
+/// [`Position::royal_path_reach`]), by kind: plain moves, moves that set en-passant cells,
+/// captures en passant (their destinations), and whether a stationary move.
+struct RoyalReach<B> {
+    normal: B,
+    ep_target: B,
+    en_passant: B,
+    stationary: bool,
 }
 
 /// What legality needs to know of one position (see [`Position::legality`]).
