@@ -121,13 +121,16 @@ fn runtime_agrees_with_reference_in_long_crowning_games() {
 /// winding (Webball's Mega-ringer): legality plays only the moves that change a cell it watches
 /// (runtime/src/hops.rs, `Position::wind_zone`), so every other move is judged by pins alone;
 /// long games reach the screens, discovered checks through screens and floods, and pins that
-/// this must get right.
-const WATCHED_EXAMPLES: [&str; 5] = [
+/// this must get right. And two test boards: royal hoppers and royal winders under `royal-path
+/// unattacked`, whose hops, `takes` slides and winding moves pass cells.
+const WATCHED_EXAMPLES: [&str; 7] = [
     "examples/fairy/xiangqi.orbis",
     "examples/fairy/janggi.orbis",
     "examples/fairy/grasshopper.orbis",
     "examples/cube/cube-5x5-hoppers.orbis",
     "examples/webball/webball.orbis",
+    "tests/hops/royal-hop-paths.orbis",
+    "tests/hops/royal-wind-paths.orbis",
 ];
 
 #[test]
@@ -137,6 +140,13 @@ fn runtime_agrees_with_reference_in_long_hop_and_winding_games() {
     }
 }
 
+/// The test boards among them, deeper from the start (the examples: every example's test).
+#[test]
+fn runtime_agrees_with_reference_on_hop_and_winding_test_boards_deeper() {
+    for path in WATCHED_EXAMPLES.into_iter().filter(|p| p.starts_with("tests/")) {
+        cross_check(path, 5);
+    }
+}
 
 /// Positions the long games found, where counting by set once differed from judging move by
 /// move: a piece pinned on the 5x5 cube whose moves enter a cannon's hop zone, and Webball's

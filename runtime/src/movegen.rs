@@ -16,7 +16,7 @@
 use crate::bits::CellSet;
 use crate::game::Game;
 use crate::position::{Move, MoveKind, Position, CROWN_HIDDEN, NO_PROMOTION};
-use crate::tables::ray;
+use crate::tables::{hop, ray};
 
 /// Pins found for one position: which pieces are pinned and, for as many as fit, the cells they
 /// may still move to (every pin line they stand on, from the royal piece to the pinner inclusive).
@@ -528,12 +528,12 @@ impl<B: CellSet> Position<B> {
     /// With `royal-path unattacked`: the moves of the royal piece on `from` whose way passes only
     /// cells no opponent attacks, judged with it lifted off `from` (unless it tops a stack: then
     /// the piece beneath keeps the cell occupied); whether a destination is itself safe is left
-    /// to [`Position::safe_destinations`]. Each ray is judged on its own and only where
-    /// generation would make a move by it (`initial` rays while the piece is unmoved, the quiet
-    /// moves of `en-passant-target` rays as moves of their own). Only the destinations in
-    /// `wanted` are asked for, so a ray is followed as far as its last cell in `wanted`, unless
-    /// `stationary` asks whether the piece can go round a closed line (every cell passed). Each
-    /// cell's attack is tested at most once.
+    /// to [`Position::safe_destinations`]. Each ray, hop line and winding rule is judged on its
+    /// own and only where generation would make a move by it (`initial` rays while the piece is
+    /// unmoved, the quiet moves of `en-passant-target` rays as moves of their own). Only the
+    /// destinations in `wanted` are asked for, so a ray is followed as far as its last cell in
+    /// `wanted`, unless `stationary` asks whether the piece can go round a closed line (every
+    /// cell passed). Each cell's attack is tested at most once.
     fn royal_path_reach(&mut self, game: &Game<B>, from: usize, us: usize, wanted: B, stationary: bool) -> RoyalReach<B> {
         let code = self.board[from];
         let ck = code as usize - 1;
@@ -625,6 +625,75 @@ impl<B: CellSet> Position<B> {
                     }
                     if f & ray::EP_CAPTURE != 0 {
                         reach.en_passant.insert(c);
+                    }
+                }
+            }
+        }
+        if game.hopping {
+            // A hop passes the empty cells of its line before its destination (it jumps its
+            // screen); a slide with `takes` every cell before it.
+            for h in &game.hoppers[ck] {
+                'lines: for line in &h.lines[from] {
+                    let mut start = 0;
+                    if h.flags & hop::SCREEN != 0 {
+                        let Some(s) = line.iter().position(|&c| self.occupied.has(c as usize)) else { continue };
+                        if h.over >> ((self.board[line[s] as usize] as usize - 1) % game.kinds) & 1 == 0 {
+                            continue;
+                        }
+                        for &c in &line[..s] {
+                            if attacked(self, c as usize) {
+                                continue 'lines;
+                            }
+                        }
+                        start = s + 1;
+                    }
+                    let end = if h.flags & hop::NEXT != 0 { line.len().min(start + 1) } else { line.len() };
+                    for &c in &line[start..end] {
+                        let c = c as usize;
+                        if self.occupied.has(c) {
+                            let kind = (self.board[c] as usize - 1) % game.kinds;
+                            if h.flags & hop::CAPTURE != 0 && h.takes >> kind & 1 != 0 && h.onto.has(c) {
+                                reach.normal.insert(c);
+                            }
+                            break;
+                        }
+                        if h.flags & hop::QUIET != 0 && h.onto.has(c) {
+                            reach.normal.insert(c);
+                        }
+                        if attacked(self, c) {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        if game.winding {
+            // A winding move's way goes through empty, unattacked cells of its zone: the flood
+            // goes on only from those.
+            for w in game.winders[ck].iter().filter(|w| w.zone.has(from)) {
+                let mut reached = B::single(from);
+                let mut frontier = reached;
+                loop {
+                    let mut next = B::default();
+                    for c in frontier.iter() {
+                        next = next.or(w.next[c]);
+                    }
+                    let new = next.and_not(reached);
+                    if new.is_empty() {
+                        break;
+                    }
+                    reached = reached.or(new);
+                    if w.flags & ray::QUIET != 0 {
+                        reach.normal = reach.normal.or(new.and_not(self.occupied));
+                    }
+                    if w.flags & ray::CAPTURE != 0 {
+                        reach.normal = reach.normal.or(new.and(self.occupied));
+                    }
+                    frontier = B::default();
+                    for c in new.and_not(self.occupied).iter() {
+                        if !attacked(self, c) {
+                            frontier.insert(c);
+                        }
                     }
                 }
             }
@@ -724,6 +793,9 @@ impl<B: CellSet> Position<B> {
     fn is_legal(&mut self, game: &Game<B>, l: &Legality<B>, mv: Move) -> bool {
         let us = self.to_move;
         if l.facing {
+            if game.tables.rules.royal_path_unattacked && self.royal_path_refuses(game, mv, us) {
+                return false;
+            }
             // Playing the move records whether the royal pieces still face each other
             // (`passes`); the pass is added apart (`push_pass`).
             let undo = self.make_move(game, mv);

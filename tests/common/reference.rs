@@ -20,7 +20,7 @@
 //! pieces, hidden ones included, may not be left attacked; `cannot-check` pieces attack nothing
 //! (no check, no safety test) and, as every piece, never capture a royal one; under
 //! `royal-path unattacked` a royal piece's move must also pass only unattacked cells (judged with
-//! it lifted off); under `bare`, a position where a side has royal pieces only has no moves.
+//! it lifted off; its slides, paths of steps, stationary moves, hops and winding moves alike); under `bare`, a position where a side has royal pieces only has no moves.
 //!
 //! Drops ("Pieces in hand and drops"): under `rules { drops }` a captured piece goes to the
 //! capturer's hand as its `captured-as` kind (else as itself); a held piece that crowns nothing may
@@ -197,9 +197,10 @@ pub fn settle(v: &Variant, mut p: RefPos) -> RefPos {
 }
 
 /// A `wind GROUP within ZONE` rule from `from`, by breadth-first search over the board's step
-/// function: the empty zone cells reachable through empty zone cells, and every zone cell one
-/// step from the start or from one of those (empty or not). Nothing when `from` is outside.
-fn winding(v: &Variant, p: &RefPos, rule: &orbis_compiler::model::MoveRule, from: usize) -> (Vec<usize>, Vec<usize>) {
+/// function: the empty zone cells reachable through empty zone cells that `pass` admits (a royal
+/// piece's way under `royal-path unattacked`: unattacked cells), and every zone cell one step
+/// from the start or from one of those (empty or not). Nothing when `from` is outside.
+fn winding(v: &Variant, p: &RefPos, rule: &orbis_compiler::model::MoveRule, from: usize, pass: &dyn Fn(usize) -> bool) -> (Vec<usize>, Vec<usize>) {
     let Some((headings, zone)) = &rule.wind else { return (Vec::new(), Vec::new()) };
     if !zone.contains(&from) {
         return (Vec::new(), Vec::new());
@@ -215,7 +216,9 @@ fn winding(v: &Variant, p: &RefPos, rule: &orbis_compiler::model::MoveRule, from
             reached.push(d);
             if p.board[d].is_none() {
                 empty.push(d);
-                queue.push(d);
+                if pass(d) {
+                    queue.push(d);
+                }
             }
         }
     }
@@ -235,6 +238,9 @@ fn admits(v: &Variant, filter: &Option<Vec<usize>>, k: usize) -> bool {
 /// docs/language.md: follow the line; a hop needs a first piece (its screen, of a kind `over`
 /// admits) and goes on beyond it, to the very next cell only with `next`; then empty cells are
 /// moves until the first piece, which may be taken if `takes` admits its kind; `onto` limits both.
+/// The empty cells passed before a destination must be ones `pass` admits (a royal piece's way
+/// under `royal-path unattacked`: unattacked cells; the screen is jumped, not passed).
+#[allow(clippy::too_many_arguments)]
 fn line_walk(
     v: &Variant,
     side: usize,
@@ -243,6 +249,7 @@ fn line_walk(
     from: usize,
     occupied: &dyn Fn(usize) -> bool,
     kind: &dyn Fn(usize) -> Option<usize>,
+    pass: &dyn Fn(usize) -> bool,
 ) -> (Vec<usize>, Vec<usize>) {
     let (mut quiet, mut take) = (Vec::new(), Vec::new());
     let onto_ok = |c: usize| rule.onto.as_ref().is_none_or(|o| o[side].contains(&c));
@@ -250,7 +257,7 @@ fn line_walk(
         let mut rest: &[usize] = &line;
         if rule.hop.is_some() {
             let Some(s) = line.iter().position(|&c| occupied(c)) else { continue };
-            if !kind(line[s]).is_none_or(|sk| admits(v, &rule.over, sk)) {
+            if !kind(line[s]).is_none_or(|sk| admits(v, &rule.over, sk)) || !line[..s].iter().all(|&c| pass(c)) {
                 continue;
             }
             rest = &line[s + 1..];
@@ -262,6 +269,9 @@ fn line_walk(
             if !occupied(c) {
                 if rule.mode != Mode::CaptureOnly && onto_ok(c) {
                     quiet.push(c);
+                }
+                if !pass(c) {
+                    break;
                 }
                 continue;
             }
@@ -286,14 +296,14 @@ pub fn attacks(v: &Variant, p: &RefPos, target: usize, side: usize) -> bool {
             continue;
         }
         for rule in &v.pieces[k].rules {
-            if rule.wind.is_some() && rule.mode != Mode::MoveOnly && winding(v, p, rule, from).1.contains(&target) {
+            if rule.wind.is_some() && rule.mode != Mode::MoveOnly && winding(v, p, rule, from, &|_| true).1.contains(&target) {
                 return true;
             }
             if rule.hop.is_some() || rule.takes.is_some() {
                 // The target counts as occupied (by whatever would be taken there).
                 let occupied = |c: usize| c == target || p.board[c].is_some();
                 let kind = |c: usize| p.board[c].map(|(_, kk)| kk);
-                if line_walk(v, s, k, rule, from, &occupied, &kind).1.contains(&target) {
+                if line_walk(v, s, k, rule, from, &occupied, &kind, &|_| true).1.contains(&target) {
                     return true;
                 }
             }
@@ -404,7 +414,8 @@ pub fn pseudo(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
         }
         // `royal-path unattacked`: the cells a royal piece may not pass, found with it lifted off
         // (hidden royal pieces never move, so only a top one is ever lifted). A stationary move
-        // passes every cell of its closed line.
+        // passes every cell of its closed line; a hop the empty cells of its line before its
+        // destination (not its screen); a winding move the empty cells of its way.
         let danger = (v.rules.royal_path_unattacked && v.pieces[k].royal)
             .then(|| attacked_without(v, p, from));
         let unattacked = |passed: &[usize]| {
@@ -436,12 +447,12 @@ pub fn pseudo(v: &Variant, p: &RefPos) -> BTreeSet<RefMove> {
             if rule.hop.is_some() || rule.takes.is_some() {
                 let occupied = |c: usize| p.board[c].is_some();
                 let kind = |c: usize| p.board[c].map(|(_, kk)| kk);
-                let (empty, taken) = line_walk(v, s, k, rule, from, &occupied, &kind);
+                let (empty, taken) = line_walk(v, s, k, rule, from, &occupied, &kind, &|c| unattacked(&[c]));
                 empty.into_iter().filter(|&c| !v.board.cells[c].transit).for_each(|c| add(c, Vec::new(), None));
                 taken.into_iter().filter(|&c| capturable(v, p, c)).for_each(|c| add(c, Vec::new(), None));
             }
             if rule.wind.is_some() {
-                let (empty, reached) = winding(v, p, rule, from);
+                let (empty, reached) = winding(v, p, rule, from, &|c| unattacked(&[c]));
                 if rule.mode != Mode::CaptureOnly {
                     empty.iter().for_each(|&c| add(c, Vec::new(), None));
                 }
