@@ -17,12 +17,17 @@ const THREE_FIRST: &str = "tests/nplayer/three-first.orbis";
 const FOUR: &str = "tests/nplayer/four-teams.orbis";
 /// Four sides in two teams (red and green against blue and yellow): nobody is ever out.
 const FOUR_TWO: &str = "tests/nplayer/four-two-teams.orbis";
+/// Three sides with stacks, `eliminated remove`: an eliminated side's stacks leave whole.
+const THREE_STACKS: &str = "tests/nplayer/three-stacks.orbis";
 
 /// Red to move: Rb2-b1 and Rb2-e2 mate blue; most other moves leave blue stalemated (the rook on
 /// b2 guards e2, green's rook on d5 the d-file).
 const BLUE_FALLS: &str = "turn=red red=Kc3,Rb2 blue=Ke1 green=Ke5,Rd5,Ra2";
 /// The same with green to move: blue, next, has no move unless green frees e2.
 const BLUE_STUCK: &str = "turn=green red=Kc3,Rb2 blue=Ke1 green=Ke5,Rd5,Ra2";
+/// Red to move, blue with a stack on c4 (a Pawn, blocked by green's rook, on a Rook): most moves
+/// leave blue without a move (Rb2-a2 too); once blue is out, nothing of it stays on c4.
+const BLUE_FALLS_STACKED: &str = "turn=red red=Kc3,Rb2 blue=Ke1,P/Rc4 green=Ke5,Rd5,Rb4";
 /// Green to move: Rc5-c6 mates yellow, whose turn comes next; red and green are allies.
 const YELLOW_FALLS: &str = "turn=green red=Kc3,Re5 blue=Kf1,Be3 green=Kd1,Rc5 yellow=Ka6,Ba3";
 
@@ -58,6 +63,7 @@ fn start_positions_agree_with_the_reference() {
     cross_check(THREE_FIRST, None, &[8, 27, 196, 1520]);
     cross_check(FOUR, None, &[10, 74, 399, 2770]);
     cross_check(FOUR_TWO, None, &[10, 33, 284, 813]);
+    cross_check(THREE_STACKS, None, &[4, 36, 173, 1319, 10919, 88516]);
 }
 
 #[test]
@@ -70,13 +76,40 @@ fn eliminations_within_the_count_agree_with_the_reference() {
     cross_check(THREE_FIRST, Some(BLUE_STUCK), &[13, 115, 58, 653]);
     cross_check(FOUR, Some(YELLOW_FALLS), &[6, 47, 353, 2808]);
     cross_check(FOUR_TWO, Some(BLUE_MATED_BY_TEAMS), &[12, 91, 981, 4021]);
+    // (Before the hidden pieces left with their side, perft 5 was 39686: blue's Rook stayed
+    // hidden on c4, beneath the next piece to land there.)
+    cross_check(THREE_STACKS, Some(BLUE_FALLS_STACKED), &[9, 62, 495, 5135, 39648]);
+}
+
+/// Under `eliminated remove` an eliminated side's stacks leave the board whole; unmake puts
+/// them back.
+#[test]
+fn an_eliminated_side_takes_its_stacks_with_it() {
+    let engine = common::engine(THREE_STACKS);
+    let (text, status) = engine.play_status(Some(BLUE_FALLS_STACKED), &["Rb2-a2"]).unwrap();
+    assert_eq!(text, "turn=green red=Ra2,Kc3 blue= green=Rb4,Rd5,Ke5 out=blue clock=1 move=1");
+    assert_eq!(status, "ongoing; out: blue");
+    // Green's rook lands on c4 and leaves it: nothing was beneath it.
+    let (text, _) = engine.play_status(Some(BLUE_FALLS_STACKED), &["Rb2-a2", "Rb4-c4", "Kc3-b3", "Rc4-c5"]).unwrap();
+    assert_eq!(text, "turn=red red=Ra2,Kb3 blue= green=Rc5,Rd5,Ke5 out=blue clock=4 move=3");
+    let game: Game<u64> = common::game(THREE_STACKS);
+    let mut pos = Position::parse(&game, BLUE_FALLS_STACKED).unwrap();
+    let before = pos.clone();
+    let mut moves = Vec::new();
+    pos.legal_moves(&game, &mut moves);
+    let mv = *moves.iter().find(|&&m| pos.notation(&game, m) == "Rb2-a2").unwrap();
+    let undo = pos.make(&game, mv);
+    assert!(pos.stacked == 0 && pos.under.iter().all(|&u| u == 0), "blue's hidden Rook left");
+    assert_eq!(pos.hash, pos.full_hash(&game));
+    pos.unmake(&game, &undo);
+    assert_eq!(pos, before);
 }
 
 /// Random games followed move by move in the reference (moves compared by count, positions by
 /// their pieces and out-set), then perft 2 from where they end.
 #[test]
 fn random_games_agree_with_the_reference() {
-    for path in [THREE, THREE_STAY, THREE_FIRST, FOUR, FOUR_TWO] {
+    for path in [THREE, THREE_STAY, THREE_FIRST, FOUR, FOUR_TWO, THREE_STACKS] {
         let v = common::variant(path);
         let engine = common::engine(path);
         let mut seed = 777u64;
@@ -112,7 +145,7 @@ fn random_games_agree_with_the_reference() {
 /// back as the same position.
 #[test]
 fn make_unmake_and_notation_round_trip() {
-    for path in [THREE, THREE_STAY, THREE_FIRST, FOUR, FOUR_TWO] {
+    for path in [THREE, THREE_STAY, THREE_FIRST, FOUR, FOUR_TWO, THREE_STACKS] {
         let game: Game<u64> = common::game(path);
         let mut eliminations = 0;
         for seed in 1..=12u64 {

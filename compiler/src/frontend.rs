@@ -358,7 +358,7 @@ impl Frontend {
 impl Frontend {
     /// Appends, for each piece that `crowns` others and each carrier, the crowned piece: the
     /// carrier's moves, royal as the crown is, giving no check when either gives none. Checks
-    /// what crowning cannot do yet: carriers that promote, stacks or hands with more than two sides.
+    /// what crowning cannot do yet: carriers that promote, hands with more than two sides.
     fn crowned_pieces(
         &mut self,
         ast_pieces: &[&ast::Piece],
@@ -399,14 +399,12 @@ impl Frontend {
                 pieces.push(twin);
             }
         }
-        let stacked = sides
-            .iter()
-            .any(|s| !s.atop.is_empty() || !s.hand.is_empty());
-        if stacked && sides.len() > 2 {
+        let held = sides.iter().any(|s| !s.hand.is_empty());
+        if held && sides.len() > 2 {
             let span = ast_pieces.first().map_or(Span::default(), |p| p.span);
             let label = self.primary(span, format!("{} sides", sides.len()));
-            self.error("stacks (`atop`) and pieces in the hand need a game of two sides", vec![label], vec![
-                "note: eliminating a side of a game of several would have to take its hidden and held pieces too; not in the language yet".into(),
+            self.error("pieces in the hand need a game of two sides", vec![label], vec![
+                "note: eliminating a side of a game of several would have to take its held pieces too; not in the language yet".into(),
             ]);
         }
     }

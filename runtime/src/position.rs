@@ -50,9 +50,13 @@ impl Move {
 }
 
 /// The pieces eliminations took off the board (`eliminated remove`), for `unmake` to put back: an
-/// undo stack, not part of the position (it compares equal to any other).
+/// undo stack, not part of the position (it compares equal to any other). A hidden piece's cell
+/// has `REMOVED_HIDDEN` added.
 #[derive(Clone, Debug, Default)]
 pub struct Removed(pub Vec<(u16, u8)>);
+
+/// In [`Removed`]: the piece was hidden beneath the top one on the cell.
+const REMOVED_HIDDEN: u16 = 1 << 15;
 
 impl PartialEq for Removed {
     fn eq(&self, _: &Removed) -> bool {
@@ -283,12 +287,19 @@ impl<B: CellSet> Position<B> {
     }
 
     /// Puts `side` out of the game: under `eliminated remove` its pieces leave the board (kept in
-    /// `removed` for `unmake`), under `stay` they remain, inert.
+    /// `removed` for `unmake`), its stacks whole (a stack is one side's), under `stay` they
+    /// remain, inert.
     pub fn eliminate(&mut self, game: &Game<B>, side: usize) {
         self.out |= 1 << side;
         self.hash ^= game.zobrist.out[side];
         if game.tables.rules.eliminated == crate::tables::Eliminated::Remove {
             let before = self.virgin;
+            if game.stacks {
+                for c in self.stacked.and(self.by_side[side]).iter() {
+                    let code = self.take_under(game, c);
+                    self.removed.0.push((c as u16 | REMOVED_HIDDEN, code));
+                }
+            }
             for c in self.by_side[side].iter() {
                 self.clear_virgin(game, c);
                 let code = self.take(game, c);
@@ -867,7 +878,13 @@ impl<B: CellSet> Position<B> {
         if self.out != undo.out {
             while self.removed.0.len() > undo.removed as usize {
                 if let Some((cell, code)) = self.removed.0.pop() {
-                    self.place(game, cell as usize, code as usize - 1);
+                    if cell & REMOVED_HIDDEN != 0 {
+                        let cell = (cell & !REMOVED_HIDDEN) as usize;
+                        self.under[cell] = code;
+                        self.stacked.insert(cell);
+                    } else {
+                        self.place(game, cell as usize, code as usize - 1);
+                    }
                 }
             }
             self.out = undo.out;

@@ -277,11 +277,8 @@ impl Tables {
                 check_kind(&field, kind)?;
                 check_cells(&field, &[cell])?;
             }
-            if (!side.atop.is_empty() || !side.hand.is_empty()) && self.sides.len() != 2 {
-                return Err(invalid(
-                    stack_field(),
-                    "stacks and hands need a game of two sides",
-                ));
+            if !side.hand.is_empty() && self.sides.len() != 2 {
+                return Err(invalid(format!("side {s} ({}) hand", side.name), "hands need a game of two sides"));
             }
             for (p, promo) in side.promotions.iter().enumerate() {
                 let field = || format!("side {s} ({}) promotion {p}", side.name);
