@@ -42,8 +42,15 @@ proptest! {
     }
 }
 
-/// Test boards of what no example reaches: castling off stacks.
-const TEST_BOARDS: [&str; 1] = ["tests/stacks/castle-off-stacks.orbis"];
+/// Test boards of what no example reaches: castling off stacks, royal paths of stationary and
+/// first moves, of hops and of winding moves.
+const TEST_BOARDS: [&str; 5] = [
+    "tests/stacks/castle-off-stacks.orbis",
+    "tests/stacks/royal-stationary-paths.orbis",
+    "tests/stacks/royal-initial-paths.orbis",
+    "tests/hops/royal-hop-paths.orbis",
+    "tests/hops/royal-wind-paths.orbis",
+];
 
 #[test]
 fn unmake_restores_on_test_boards() {
