@@ -879,9 +879,7 @@ impl<B: CellSet> Position<B> {
             while self.removed.0.len() > undo.removed as usize {
                 if let Some((cell, code)) = self.removed.0.pop() {
                     if cell & REMOVED_HIDDEN != 0 {
-                        let cell = (cell & !REMOVED_HIDDEN) as usize;
-                        self.under[cell] = code;
-                        self.stacked.insert(cell);
+                        self.put_under(game, (cell & !REMOVED_HIDDEN) as usize, code as usize - 1);
                     } else {
                         self.place(game, cell as usize, code as usize - 1);
                     }
