@@ -22,6 +22,7 @@ pub mod outcome;
 pub mod passing;
 pub mod perft;
 pub mod position;
+mod royal_path;
 pub mod san;
 pub mod search;
 pub mod tables;

@@ -1,0 +1,221 @@
+//! Royal paths (`royal-path unattacked`): a royal piece may not pass an attacked cell on its
+//! way. Each way is judged on its own, following exactly what generation follows (rays, hop
+//! lines, winding floods), with the piece lifted off its cell; the destination itself is judged
+//! by legality (`movegen`).
+
+use crate::bits::CellSet;
+use crate::game::Game;
+use crate::position::{Move, MoveKind, Position};
+use crate::tables::{hop, ray};
+
+/// The moves of a royal piece whose way passes only unattacked cells (`royal-path unattacked`,
+/// [`Position::royal_path_reach`]), by kind: plain moves, moves that set en-passant cells,
+/// captures en passant (their destinations), and whether a stationary move.
+pub(crate) struct RoyalReach<B> {
+    pub normal: B,
+    pub ep_target: B,
+    pub en_passant: B,
+    pub stationary: bool,
+}
+
+impl<B: CellSet> Position<B> {
+    /// With `royal-path unattacked`: the moves of the royal piece on `from` whose way passes only
+    /// cells no opponent attacks, judged with it lifted off `from` (unless it tops a stack: then
+    /// the piece beneath keeps the cell occupied); whether a destination is itself safe is left
+    /// to [`Position::safe_destinations`]. Each ray, hop line and winding rule is judged on its
+    /// own and only where generation would make a move by it (`initial` rays while the piece is
+    /// unmoved, the quiet moves of `en-passant-target` rays as moves of their own). Only the
+    /// destinations in `wanted` are asked for, so a ray is followed as far as its last cell in
+    /// `wanted`, unless `stationary` asks whether the piece can go round a closed line (every
+    /// cell passed). Each cell's attack is tested at most once.
+    pub(crate) fn royal_path_reach(&mut self, game: &Game<B>, from: usize, us: usize, wanted: B, stationary: bool) -> RoyalReach<B> {
+        let code = self.board[from];
+        let ck = code as usize - 1;
+        let lift = !(game.stacks && self.stacked.has(from));
+        if lift {
+            self.board[from] = 0;
+            self.occupied.remove(from);
+        } else {
+            // The piece beneath, uncovered (a hop's screen may depend on its kind).
+            self.board[from] = self.under[from];
+        }
+        let (mut known, mut hit) = (B::default(), B::default());
+        let mut attacked = |p: &Self, c: usize| {
+            if !known.has(c) {
+                known.insert(c);
+                if p.attacked_by_enemy(game, c, us) {
+                    hit.insert(c);
+                }
+            }
+            hit.has(c)
+        };
+        let mut reach = RoyalReach { normal: B::default(), ep_target: B::default(), en_passant: B::default(), stationary: false };
+        for r in game.rays_of(ck, from) {
+            let f = r.flags;
+            // Only the rays generation follows here.
+            if f & ray::INITIAL != 0 && !self.virgin.has(from) {
+                continue;
+            }
+            if r.passes && r.must_empty.intersects(self.occupied) {
+                continue;
+            }
+            if f & ray::PASS_UNATTACKED != 0 {
+                // Generation's own test of the cells, with the piece on its cell (rare).
+                let lifted = (self.board[from], self.occupied);
+                (self.board[from], self.occupied) = (code, self.occupied.or(B::single(from)));
+                let refused = r.must_empty.iter().any(|c| self.attacked_by_enemy(game, c, us));
+                (self.board[from], self.occupied) = lifted;
+                if refused {
+                    continue;
+                }
+            }
+            let cells = game.cells_of(r.cells);
+            if f & ray::SLIDE != 0 {
+                // A stationary move passes every cell of its closed line; otherwise, past its
+                // last wanted cell a ray has nothing to tell.
+                let whole = stationary && f & ray::RETURNS != 0 && f & ray::QUIET != 0;
+                let last = if whole {
+                    cells.len() - 1
+                } else {
+                    let Some(last) = cells.iter().rposition(|&c| wanted.has(c as usize)) else { continue };
+                    last
+                };
+                if r.must_empty.iter().any(|c| attacked(self, c)) {
+                    continue;
+                }
+                let mut round = true;
+                for (i, &c) in cells[..=last].iter().enumerate() {
+                    let c = c as usize;
+                    let occupied = self.occupied.has(c);
+                    if f & if occupied { ray::CAPTURE } else { ray::QUIET } != 0 {
+                        reach.normal.insert(c);
+                    }
+                    // Going on means passing `c`: empty and unattacked.
+                    if occupied || (i < last || whole) && attacked(self, c) {
+                        round = false;
+                        break;
+                    }
+                }
+                reach.stationary |= whole && round;
+            } else {
+                let c = cells[0] as usize;
+                if !wanted.has(c) {
+                    continue;
+                }
+                if r.passes && r.must_empty.iter().any(|c| attacked(self, c)) {
+                    continue;
+                }
+                if self.occupied.has(c) {
+                    if f & ray::CAPTURE != 0 {
+                        reach.normal.insert(c);
+                    }
+                } else {
+                    if f & ray::QUIET != 0 {
+                        if f & ray::EP_TARGET != 0 {
+                            reach.ep_target.insert(c);
+                        } else {
+                            reach.normal.insert(c);
+                        }
+                    }
+                    if f & ray::EP_CAPTURE != 0 {
+                        reach.en_passant.insert(c);
+                    }
+                }
+            }
+        }
+        if game.hopping {
+            // A hop passes the empty cells of its line before its destination (it jumps its
+            // screen); a slide with `takes` every cell before it.
+            for h in &game.hoppers[ck] {
+                'lines: for line in &h.lines[from] {
+                    let mut start = 0;
+                    if h.flags & hop::SCREEN != 0 {
+                        let Some(s) = line.iter().position(|&c| self.occupied.has(c as usize)) else { continue };
+                        if h.over >> ((self.board[line[s] as usize] as usize - 1) % game.kinds) & 1 == 0 {
+                            continue;
+                        }
+                        for &c in &line[..s] {
+                            if attacked(self, c as usize) {
+                                continue 'lines;
+                            }
+                        }
+                        start = s + 1;
+                    }
+                    let end = if h.flags & hop::NEXT != 0 { line.len().min(start + 1) } else { line.len() };
+                    for &c in &line[start..end] {
+                        let c = c as usize;
+                        if self.occupied.has(c) {
+                            let kind = (self.board[c] as usize - 1) % game.kinds;
+                            if h.flags & hop::CAPTURE != 0 && h.takes >> kind & 1 != 0 && h.onto.has(c) {
+                                reach.normal.insert(c);
+                            }
+                            break;
+                        }
+                        if h.flags & hop::QUIET != 0 && h.onto.has(c) {
+                            reach.normal.insert(c);
+                        }
+                        if attacked(self, c) {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        if game.winding {
+            // A winding move's way goes through empty, unattacked cells of its zone: the flood
+            // goes on only from those.
+            for w in game.winders[ck].iter().filter(|w| w.zone.has(from)) {
+                let mut reached = B::single(from);
+                let mut frontier = reached;
+                loop {
+                    let mut next = B::default();
+                    for c in frontier.iter() {
+                        next = next.or(w.next[c]);
+                    }
+                    let new = next.and_not(reached);
+                    if new.is_empty() {
+                        break;
+                    }
+                    reached = reached.or(new);
+                    if w.flags & ray::QUIET != 0 {
+                        reach.normal = reach.normal.or(new.and_not(self.occupied));
+                    }
+                    if w.flags & ray::CAPTURE != 0 {
+                        reach.normal = reach.normal.or(new.and(self.occupied));
+                    }
+                    frontier = B::default();
+                    for c in new.and_not(self.occupied).iter() {
+                        if !attacked(self, c) {
+                            frontier.insert(c);
+                        }
+                    }
+                }
+            }
+        }
+        if lift {
+            self.occupied.insert(from);
+        }
+        self.board[from] = code;
+        reach
+    }
+
+    /// With `royal-path unattacked`: whether `mv`, a move of the side to move's piece on its
+    /// `from`, is a royal piece's move whose way passes an attacked cell
+    /// ([`Position::royal_path_reach`]). Castling, crowning, drops and passes have no way.
+    pub(crate) fn royal_path_refuses(&mut self, game: &Game<B>, mv: Move, us: usize) -> bool {
+        let from = mv.from as usize;
+        if !matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget | MoveKind::EnPassant | MoveKind::Stationary)
+            || !game.royal[self.board[from] as usize - 1]
+        {
+            return false;
+        }
+        let to = mv.to as usize;
+        let reach = self.royal_path_reach(game, from, us, B::single(to), mv.kind == MoveKind::Stationary);
+        !match mv.kind {
+            MoveKind::Normal => reach.normal.has(to),
+            MoveKind::EnPassantTarget => reach.ep_target.has(to),
+            MoveKind::EnPassant => reach.en_passant.has(to),
+            _ => reach.stationary,
+        }
+    }
+}
