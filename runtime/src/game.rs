@@ -245,6 +245,10 @@ pub struct Game<B> {
     /// directly (`direct` inverted), so that the direct attacks on several targets are found from
     /// the few pieces near them.
     pub direct_from: Vec<B>,
+    /// Whether a direct attack test looks at the pieces near the target (`direct_from`) rather
+    /// than at each kind that could attack it (`direct`): where, on average, more than three
+    /// kinds of a side attack a cell directly.
+    pub direct_by_piece: bool,
     /// Per target: a range into `lines`.
     pub line_index: Vec<u32>,
     pub lines: Vec<Line<B>>,
@@ -592,6 +596,7 @@ impl<B: CellSet> Game<B> {
             .windows(2)
             .map(|w| direct[w[0] as usize..w[1] as usize].iter().fold(B::default(), |r: B, &(_, set): &(u8, B)| r.or(set)))
             .collect();
+        let direct_by_piece = direct.len() > 3 * (direct_index.len() - 1);
         let mut direct_from = vec![B::default(); sides * kinds * cells];
         for (di, w) in direct_index.windows(2).enumerate() {
             for &(ck, set) in &direct[w[0] as usize..w[1] as usize] {
@@ -804,6 +809,7 @@ impl<B: CellSet> Game<B> {
             direct,
             direct_reach,
             direct_from,
+            direct_by_piece,
             line_index,
             lines,
             run_kinds,

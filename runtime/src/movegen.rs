@@ -881,12 +881,18 @@ impl<B: CellSet> Position<B> {
                     // The lone royal piece: each plain move is legal iff its destination is safe
                     // (and, with `royal-path unattacked`, the cells it passes). On a stack it is
                     // judged by playing: its cell stays occupied, and the top piece may not be it.
-                    let targets = if game.tables.rules.royal_path_unattacked && !targets.is_empty() {
-                        targets.and(self.royal_path_reach(game, from, us, targets, false).normal)
+                    if game.tables.rules.royal_path_unattacked && !targets.is_empty() {
+                        let reach = self.royal_path_reach(game, from, us, targets, false);
+                        let targets = targets.and(reach.normal);
+                        // The empty cells passed on the way were tested as a destination is
+                        // (the piece lifted); with hops and winding rules a destination is
+                        // judged with the piece put there.
+                        let known = if game.hopping || game.winding { B::default() } else { reach.known.and_not(self.occupied) };
+                        n += targets.and(known).and_not(reach.hit).count() as u64;
+                        n += self.safe_destinations(game, from, targets.and_not(known), us) as u64;
                     } else {
-                        targets
-                    };
-                    n += self.safe_destinations(game, from, targets, us) as u64;
+                        n += self.safe_destinations(game, from, targets, us) as u64;
+                    }
                 } else if let Some(count) = self.count_pinned(game, l.filter(|_| pins_decide), ck, from, targets, promotion) {
                     n += count;
                 } else {

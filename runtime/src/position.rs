@@ -514,7 +514,15 @@ impl<B: CellSet> Position<B> {
     #[inline]
     pub fn attacked_directly(&self, game: &Game<B>, target: usize, side: usize) -> bool {
         let di = target * game.sides + side;
-        if self.by_side[side].intersects(game.direct_reach[di]) {
+        let near = self.by_side[side].and(game.direct_reach[di]);
+        if game.direct_by_piece {
+            // Many kinds attack directly: the few pieces near the target are looked at instead.
+            for c in near.iter() {
+                if game.direct_from[(self.board[c] as usize - 1) * game.cells + c].has(target) {
+                    return true;
+                }
+            }
+        } else if !near.is_empty() {
             for &(ck, set) in &game.direct[game.direct_index[di] as usize..game.direct_index[di + 1] as usize] {
                 if self.by_ck[ck as usize].intersects(set) {
                     return true;

@@ -10,12 +10,15 @@ use crate::tables::{hop, ray};
 
 /// The moves of a royal piece whose way passes only unattacked cells (`royal-path unattacked`,
 /// [`Position::royal_path_reach`]), by kind: plain moves, moves that set en-passant cells,
-/// captures en passant (their destinations), and whether a stationary move.
+/// captures en passant (their destinations), and whether a stationary move; with the cells
+/// whose attack was tested on the way (the piece lifted) and those found attacked.
 pub(crate) struct RoyalReach<B> {
     pub normal: B,
     pub ep_target: B,
     pub en_passant: B,
     pub stationary: bool,
+    pub known: B,
+    pub hit: B,
 }
 
 impl<B: CellSet> Position<B> {
@@ -40,16 +43,33 @@ impl<B: CellSet> Position<B> {
             self.board[from] = self.under[from];
         }
         let (mut known, mut hit) = (B::default(), B::default());
+        // Without hops and winding rules the direct attacks on the wanted cells are found at
+        // once, at the first test; only the lines are then followed cell by cell.
+        let bulk = !game.hopping && !game.winding;
+        let mut direct = None;
         let mut attacked = |p: &Self, c: usize| {
             if !known.has(c) {
                 known.insert(c);
-                if p.attacked_by_enemy(game, c, us) {
+                let a = if bulk && wanted.has(c) {
+                    direct.get_or_insert_with(|| p.attacked_directly_among(game, wanted, us)).has(c)
+                        || p.attacked_along_lines_by_enemy(game, c, us, p.occupied)
+                } else {
+                    p.attacked_by_enemy(game, c, us)
+                };
+                if a {
                     hit.insert(c);
                 }
             }
             hit.has(c)
         };
-        let mut reach = RoyalReach { normal: B::default(), ep_target: B::default(), en_passant: B::default(), stationary: false };
+        let mut reach = RoyalReach {
+            normal: B::default(),
+            ep_target: B::default(),
+            en_passant: B::default(),
+            stationary: false,
+            known: B::default(),
+            hit: B::default(),
+        };
         for r in game.rays_of(ck, from) {
             let f = r.flags;
             // Only the rays generation follows here.
@@ -196,6 +216,7 @@ impl<B: CellSet> Position<B> {
             self.occupied.insert(from);
         }
         self.board[from] = code;
+        (reach.known, reach.hit) = (known, hit);
         reach
     }
 
