@@ -259,12 +259,10 @@ pub struct Game<B> {
     pub line_cks: Vec<Vec<u8>>,
     /// Bit `ck` set when colored kind `ck` attacks along lines (`line_cks` as one mask).
     pub line_ck_mask: u64,
-    /// Bit `ck` set when colored kind `ck` is royal (`royal_cks` as one mask).
+    /// Bit `ck` set when colored kind `ck` is royal (kept apart in `Position::royal_tops`).
     pub royal_ck_mask: u64,
     /// Per target: every cell of its lines, to skip them all with one test.
     pub line_reach: Vec<B>,
-    /// Per side: its royal colored kinds.
-    pub royal_cks: Vec<Vec<u8>>,
     /// Per side: its colored kinds that crown others (`crowns`) or are royal, the only ones
     /// whose pieces in the hand `Position::crown_moves` looks at.
     pub crowning_cks: Vec<Vec<u8>>,
@@ -606,7 +604,6 @@ impl<B: CellSet> Game<B> {
             }
         }
         let royal: Vec<bool> = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].royal).collect();
-        let royal_cks = (0..sides).map(|s| (s * kinds..(s + 1) * kinds).filter(|&ck| royal[ck]).map(|ck| ck as u8).collect()).collect();
         let crowning_cks = (0..sides)
             .map(|s| (s * kinds..(s + 1) * kinds).filter(|&ck| royal[ck] || !tables.kinds[ck % kinds].crowns.is_empty()).map(|ck| ck as u8).collect())
             .collect();
@@ -817,7 +814,6 @@ impl<B: CellSet> Game<B> {
             royal_ck_mask: royal.iter().enumerate().fold(0u64, |m, (ck, &r)| m | (r as u64) << (ck & 63)),
             line_cks,
             line_reach,
-            royal_cks,
             crowning_cks,
             promotion,
             castles,

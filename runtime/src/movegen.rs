@@ -884,12 +884,9 @@ impl<B: CellSet> Position<B> {
                     if game.tables.rules.royal_path_unattacked && !targets.is_empty() {
                         let reach = self.royal_path_reach(game, from, us, targets, false);
                         let targets = targets.and(reach.normal);
-                        // The empty cells passed on the way were tested as a destination is
-                        // (the piece lifted); with hops and winding rules a destination is
-                        // judged with the piece put there.
-                        let known = if game.hopping || game.winding { B::default() } else { reach.known.and_not(self.occupied) };
-                        n += targets.and(known).and_not(reach.hit).count() as u64;
-                        n += self.safe_destinations(game, from, targets.and_not(known), us) as u64;
+                        // The empty cells passed on the way were tested as a destination is.
+                        n += targets.and(reach.known).and_not(reach.hit).count() as u64;
+                        n += self.safe_destinations(game, from, targets.and_not(reach.known), us) as u64;
                     } else {
                         n += self.safe_destinations(game, from, targets, us) as u64;
                     }
@@ -923,7 +920,6 @@ struct Judged<'a, B> {
     lone_royal: Option<usize>,
     watched: B,
 }
-
 
 /// What legality needs to know of one position (see [`Position::legality`]).
 struct Legality<B> {

@@ -569,6 +569,13 @@ impl<B: CellSet> Position<B> {
     /// step from the start or from a reached cell (those it could capture).
     #[inline]
     pub fn flood(&self, w: &crate::game::WindRule<B>, from: usize) -> (B, B) {
+        self.flood_through(w, from, |cells| cells)
+    }
+
+    /// [`Position::flood`], going on only from the empty cells reached that `pass` keeps (a
+    /// royal path's unattacked cells); the others are still reached.
+    #[inline(always)]
+    pub fn flood_through(&self, w: &crate::game::WindRule<B>, from: usize, mut pass: impl FnMut(B) -> B) -> (B, B) {
         let mut reached = B::single(from);
         let mut frontier = reached;
         let (mut empty, mut hit) = (B::default(), B::default());
@@ -583,8 +590,9 @@ impl<B: CellSet> Position<B> {
             }
             reached = reached.or(new);
             hit = hit.or(new.and(self.occupied));
-            frontier = new.and_not(self.occupied);
-            empty = empty.or(frontier);
+            let reached_empty = new.and_not(self.occupied);
+            empty = empty.or(reached_empty);
+            frontier = pass(reached_empty);
         }
     }
 

@@ -10,8 +10,9 @@ use crate::tables::{hop, ray};
 
 /// The moves of a royal piece whose way passes only unattacked cells (`royal-path unattacked`,
 /// [`Position::royal_path_reach`]), by kind: plain moves, moves that set en-passant cells,
-/// captures en passant (their destinations), and whether a stationary move; with the cells
-/// whose attack was tested on the way (the piece lifted) and those found attacked.
+/// captures en passant (their destinations), and whether a stationary move; with the empty
+/// cells whose attack was tested on the way as a destination's is (the piece lifted; none with
+/// hops or winding rules) and those of them found attacked.
 pub(crate) struct RoyalReach<B> {
     pub normal: B,
     pub ep_target: B,
@@ -185,30 +186,20 @@ impl<B: CellSet> Position<B> {
             // A winding move's way goes through empty, unattacked cells of its zone: the flood
             // goes on only from those.
             for w in game.winders[ck].iter().filter(|w| w.zone.has(from)) {
-                let mut reached = B::single(from);
-                let mut frontier = reached;
-                loop {
-                    let mut next = B::default();
-                    for c in frontier.iter() {
-                        next = next.or(w.next[c]);
-                    }
-                    let new = next.and_not(reached);
-                    if new.is_empty() {
-                        break;
-                    }
-                    reached = reached.or(new);
-                    if w.flags & ray::QUIET != 0 {
-                        reach.normal = reach.normal.or(new.and_not(self.occupied));
-                    }
-                    if w.flags & ray::CAPTURE != 0 {
-                        reach.normal = reach.normal.or(new.and(self.occupied));
-                    }
-                    frontier = B::default();
-                    for c in new.and_not(self.occupied).iter() {
+                let (empty, taken) = self.flood_through(w, from, |cells| {
+                    let mut unattacked = B::default();
+                    for c in cells.iter() {
                         if !attacked(self, c) {
-                            frontier.insert(c);
+                            unattacked.insert(c);
                         }
                     }
+                    unattacked
+                });
+                if w.flags & ray::QUIET != 0 {
+                    reach.normal = reach.normal.or(empty);
+                }
+                if w.flags & ray::CAPTURE != 0 {
+                    reach.normal = reach.normal.or(taken);
                 }
             }
         }
@@ -216,7 +207,10 @@ impl<B: CellSet> Position<B> {
             self.occupied.insert(from);
         }
         self.board[from] = code;
-        (reach.known, reach.hit) = (known, hit);
+        // (With hops and winding rules a destination is judged with the piece put there.)
+        if bulk {
+            (reach.known, reach.hit) = (known.and_not(self.occupied), hit);
+        }
         reach
     }
 
