@@ -151,9 +151,16 @@ fn runtime_agrees_with_reference_on_hop_and_winding_test_boards_deeper() {
 /// Positions the long games found, where counting by set once differed from judging move by
 /// move: a piece pinned on the 5x5 cube whose moves enter a cannon's hop zone, and Webball's
 /// black king in check from a winding Mega-ringer, whose own cell stops the flood until it moves.
+/// Then grasshopper positions where moves are judged on the cells without playing them: a hop
+/// check (stopped by taking the grasshopper, moving its screen or adding a second one), a hop and
+/// a rook check at once (only the king may move), and out of check a knight that is a second
+/// screen (none of its moves is legal) beside a pinned pawn.
 #[test]
 fn counts_by_set_where_screens_and_floods_matter() {
     let cases = [
+        ("examples/fairy/grasshopper.orbis", "turn=white white=Ke1,Pe2,Nc3,Rh3,Pa2 black=Ke8,Ge4,Pd3,Ga7 clock=0 move=1"),
+        ("examples/fairy/grasshopper.orbis", "turn=white white=Ke1,Pe2,Nc3,Rh3,Pa2 black=Ke8,Ge4,Pd3,Rh1 clock=0 move=1"),
+        ("examples/fairy/grasshopper.orbis", "turn=white white=Ke1,Pe2,Ne3,Pd2,Gc1,Ra1 black=Ke8,Ge5,Bb4,Pd4,Gh4 clock=0 move=1"),
         (
             "examples/cube/cube-5x5-hoppers.orbis",
             "turn=black white=Nx1y4z0,Nx4y0z1,Px3y0z2,Px4y0z2,Px0y2z2,Px3y4z2,Qx0y0z3,Px4y2z3,Px0y3z3,Px4y3z3,Gx3y4z3,Px0y0z4,\

@@ -153,13 +153,31 @@ impl<B: CellSet> Position<B> {
     /// Whether a piece of `side` could capture on `target` by a rule walked along its lines: the
     /// piece on `target` of a kind it may take (any kind when `target` is empty).
     pub fn hopped_by(&self, game: &Game<B>, target: usize, side: usize) -> bool {
-        let victim = (self.board[target] != 0).then(|| Self::kind_of_code(game, self.board[target]));
+        self.hopped_by_on(game, target, side, self.occupied, B::default(), |c| self.board[c])
+    }
+
+    /// Whether, after the plain move `from` -> `to` of a piece of `side`'s opponent (no royal
+    /// piece of which moves), a piece of `side` could capture on `target` by a rule walked along
+    /// its lines: [`Position::hopped_by`] without playing the move.
+    pub fn hopped_by_after(&self, game: &Game<B>, target: usize, side: usize, from: usize, to: usize) -> bool {
+        let mut occupied = self.occupied;
+        occupied.remove(from);
+        occupied.insert(to);
+        let mover = self.board[from];
+        self.hopped_by_on(game, target, side, occupied, B::single(to), |c| if c == to { mover } else { self.board[c] })
+    }
+
+    /// [`Position::hopped_by`] on the cells `occupied`, with the pieces on `gone` captured and
+    /// `code_at` the board.
+    #[inline(always)]
+    fn hopped_by_on(&self, game: &Game<B>, target: usize, side: usize, occupied: B, gone: B, code_at: impl Fn(usize) -> u8) -> bool {
+        let victim = (code_at(target) != 0).then(|| Self::kind_of_code(game, code_at(target)));
         for &ck in &game.hop_cks[side] {
             let ck = ck as usize;
             if game.no_check[ck] {
                 continue;
             }
-            let pieces = self.by_ck[ck];
+            let pieces = self.by_ck[ck].and_not(gone);
             if pieces.is_empty() {
                 continue;
             }
@@ -173,14 +191,16 @@ impl<B: CellSet> Position<B> {
                     }
                     // Without a screen every cell before the target is empty; with one, exactly
                     // one piece stands before it (the screen), with `next` just before it.
-                    let passed = self.occupied.and(between);
+                    let mut passed = occupied.and(between);
                     let hit = if r.flags & hop::SCREEN == 0 {
                         passed.is_empty()
                     } else {
-                        passed.count() == 1 && {
-                            let screen = passed.iter().next().unwrap_or(0);
-                            (r.flags & hop::NEXT == 0 || screen == before as usize)
-                                && r.over >> Self::kind_of_code(game, self.board[screen]) & 1 != 0
+                        match passed.pop() {
+                            Some(screen) if passed.is_empty() => {
+                                (r.flags & hop::NEXT == 0 || screen == before as usize)
+                                    && r.over >> Self::kind_of_code(game, code_at(screen)) & 1 != 0
+                            }
+                            _ => false,
                         }
                     };
                     if hit {

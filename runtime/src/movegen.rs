@@ -10,7 +10,8 @@
 //! pinned moves (and every move in check when a side has several royal pieces) are played and
 //! tested; all others are legal by construction. Hops and winding paths are not in the attack
 //! tables: with them, the moves from or to a *watched* cell (`crate::hops`) are played and tested
-//! too, and in check every move. [`Position::count_legal`] counts without listing: the moves of
+//! too; in a hop check every other move is illegal, and in check with winding rules every move
+//! is played. [`Position::count_legal`] counts without listing: the moves of
 //! a piece legal by construction are counted by the size of its set.
 
 use crate::bits::CellSet;
@@ -550,11 +551,21 @@ impl<B: CellSet> Position<B> {
         };
         // In check with one royal piece, a plain move of an unpinned piece is legal iff it stops
         // every check; with several royal pieces every move is played.
-        // Winding paths and hops are not in the attack tables: in check with them every move is
-        // played.
-        let stops = lone_royal.filter(|_| in_check && !game.winding && !game.hopping).map(|r| self.check_stops(game, r, us));
-        // With hops or winding rules: out of check, the moves that touch the cells they watch are
-        // played, the others judged by pins; in check, every move is played (no stops are known).
+        // Winding paths are not in the attack tables, and a piece moved into one may stop it: in
+        // check with them every move is played. Hops are not either, but a move that changes no
+        // cell of the royal piece's hop zone (watched, below) leaves every hop check as it is: in
+        // a hop check the unwatched moves stop nothing, out of one they stop what the tables say.
+        let stops = lone_royal.filter(|_| in_check && !game.winding).map(|r| {
+            let hop_check = game.hopping && game.opponents[us].iter().any(|&s| !self.is_out(s) && self.hopped_by(game, r, s));
+            if hop_check {
+                B::default()
+            } else {
+                self.check_stops(game, r, us)
+            }
+        });
+        // With hops or winding rules, the moves that touch the cells they watch are played, the
+        // others judged by pins (and stops); in check with winding rules, every move is played
+        // (no stops are known).
         let pins = if in_check && stops.is_none() {
             None
         } else {
@@ -574,9 +585,9 @@ impl<B: CellSet> Position<B> {
         }
         let suspect = pins.as_ref().map(|p| p.pinned.or(suspect_royals));
         let facing = game.passing.as_ref().is_some_and(|p| p.any_facing) && self.royals_face(game);
-        // (In check every move is played: nothing to watch.)
+        // (When every move is played, there is nothing to watch.)
         let mut watched = B::default();
-        if (game.hopping || game.winding) && !in_check {
+        if (game.hopping || game.winding) && pins.is_some() {
             for r in royals.iter() {
                 if game.hopping {
                     watched = watched.or(self.hop_zone(game, r, us));
@@ -635,9 +646,29 @@ impl<B: CellSet> Position<B> {
             // A pinned piece stays legal exactly on its pin lines (and, in check, where it
             // stops the check).
             allowed.has(mv.to as usize) && l.stops.is_none_or(|s| s.has(mv.to as usize))
+        } else if let Some(ok) = if watched { self.legal_past_hops(game, l, mv, us) } else { None } {
+            ok
         } else {
             self.legal_by_playing(game, mv, us)
         }
+    }
+
+    /// Whether the watched move `mv` is legal, judged without playing it where that is simple:
+    /// out of check, a plain move of a non-royal piece in a game with hops (no winding rules,
+    /// no stacks) is legal iff it keeps to its pin lines (the lines and direct attacks are as
+    /// for any move) and no royal piece of `us` can be hopped once it is made (tested on the
+    /// cells alone). `None`: play it.
+    fn legal_past_hops(&self, game: &Game<B>, l: &Legality<B>, mv: Move, us: usize) -> Option<bool> {
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        if l.in_check || game.winding || game.stacks || mv.kind != MoveKind::Normal || mv.promotion != NO_PROMOTION || l.royals.has(from) {
+            return None;
+        }
+        let pins = l.pins.as_ref()?;
+        if pins.pinned.has(from) && !pins.allowed(from)?.has(to) {
+            return Some(false);
+        }
+        let hopped = l.royals.iter().any(|r| game.opponents[us].iter().any(|&s| !self.is_out(s) && self.hopped_by_after(game, r, s, from, to)));
+        Some(!hopped)
     }
 
     /// The legal moves of the piece `ck` on `from` to the cells `t` (judged by set: in check,
