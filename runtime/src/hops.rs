@@ -29,6 +29,9 @@ pub struct HopRule<B> {
     /// Per target cell of `onto`: the ways to reach it for attack tests, as (start cell, the
     /// cells passed before it, the cell just before it or `NO_CELL`).
     pub reverse: Vec<Vec<(u16, B, u16)>>,
+    /// Per target cell: the start cells of its `reverse` ways, to skip the rule at once when no
+    /// piece stands on any.
+    pub starts: Vec<B>,
 }
 
 impl<B: CellSet> HopRule<B> {
@@ -45,7 +48,8 @@ impl<B: CellSet> HopRule<B> {
                 }
             }
         }
-        HopRule { flags: h.flags, over: h.over, takes: h.takes, onto, lines, reverse }
+        let starts = reverse.iter().map(|ways: &Vec<(u16, B, u16)>| B::from_cells(ways.iter().map(|w| w.0 as usize))).collect();
+        HopRule { flags: h.flags, over: h.over, takes: h.takes, onto, lines, reverse, starts }
     }
 }
 
@@ -133,7 +137,7 @@ impl<B: CellSet> Position<B> {
                 if pieces.is_empty() {
                     continue;
                 }
-                for r in game.hoppers[ck as usize].iter().filter(|r| r.flags & hop::CAPTURE != 0) {
+                for r in game.hoppers[ck as usize].iter().filter(|r| r.flags & hop::CAPTURE != 0 && pieces.intersects(r.starts[target])) {
                     // A capture along this way needs no piece on the cells it passes (exactly one,
                     // the screen, for a hop); one move adds or removes at most one piece there, so
                     // with two more than that (three for a hop) no move can make it a capture.
@@ -182,7 +186,7 @@ impl<B: CellSet> Position<B> {
                 continue;
             }
             for r in &game.hoppers[ck] {
-                if r.flags & hop::CAPTURE == 0 || victim.is_some_and(|k| r.takes >> k & 1 == 0) {
+                if r.flags & hop::CAPTURE == 0 || !pieces.intersects(r.starts[target]) || victim.is_some_and(|k| r.takes >> k & 1 == 0) {
                     continue;
                 }
                 for &(from, between, before) in &r.reverse[target] {
