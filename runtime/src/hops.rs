@@ -27,7 +27,7 @@ pub struct HopRule<B> {
     /// Per cell: its lines from there.
     pub lines: Vec<Vec<Box<[u16]>>>,
     /// Per target cell of `onto`: the ways to reach it for attack tests, as (start cell, the
-    /// cells passed before it, the cell just before it or `NO_CELL`).
+    /// cells passed before it, the cell just before it or `NO_CELL`), sorted by start cell.
     pub reverse: Vec<Vec<(u16, B, u16)>>,
     /// Per target cell: the start cells of its `reverse` ways, to skip the rule at once when no
     /// piece stands on any.
@@ -48,8 +48,23 @@ impl<B: CellSet> HopRule<B> {
                 }
             }
         }
+        for ways in &mut reverse {
+            ways.sort_by_key(|w: &(u16, B, u16)| w.0);
+        }
         let starts = reverse.iter().map(|ways: &Vec<(u16, B, u16)>| B::from_cells(ways.iter().map(|w| w.0 as usize))).collect();
         HopRule { flags: h.flags, over: h.over, takes: h.takes, onto, lines, reverse, starts }
+    }
+}
+
+impl<B: CellSet> HopRule<B> {
+    /// The ways to `target` (as in `reverse`) that start on a cell of `pieces`.
+    #[inline(always)]
+    fn ways_from(&self, target: usize, pieces: B) -> impl Iterator<Item = (usize, B, u16)> + '_ {
+        let ways = &self.reverse[target];
+        pieces.and(self.starts[target]).iter().flat_map(move |p| {
+            let i = ways.partition_point(|w| (w.0 as usize) < p);
+            ways[i..].iter().take_while(move |w| w.0 as usize == p).map(|&(from, between, before)| (from as usize, between, before))
+        })
     }
 }
 
@@ -142,10 +157,10 @@ impl<B: CellSet> Position<B> {
                     // the screen, for a hop); one move adds or removes at most one piece there, so
                     // with two more than that (three for a hop) no move can make it a capture.
                     let most = if r.flags & hop::SCREEN == 0 { 1 } else { 2 };
-                    for &(from, passed, _) in &r.reverse[target] {
-                        if pieces.has(from as usize) && at_most(self.occupied.and(passed), most) {
+                    for (from, passed, _) in r.ways_from(target, pieces) {
+                        if at_most(self.occupied.and(passed), most) {
                             zone = zone.or(passed);
-                            zone.insert(from as usize);
+                            zone.insert(from);
                         }
                     }
                 }
@@ -189,26 +204,31 @@ impl<B: CellSet> Position<B> {
                 if r.flags & hop::CAPTURE == 0 || !pieces.intersects(r.starts[target]) || victim.is_some_and(|k| r.takes >> k & 1 == 0) {
                     continue;
                 }
-                for &(from, between, before) in &r.reverse[target] {
-                    if !pieces.has(from as usize) {
-                        continue;
-                    }
-                    // Without a screen every cell before the target is empty; with one, exactly
-                    // one piece stands before it (the screen), with `next` just before it.
-                    let mut passed = occupied.and(between);
-                    let hit = if r.flags & hop::SCREEN == 0 {
-                        passed.is_empty()
-                    } else {
-                        match passed.pop() {
-                            Some(screen) if passed.is_empty() => {
-                                (r.flags & hop::NEXT == 0 || screen == before as usize)
-                                    && r.over >> Self::kind_of_code(game, code_at(screen)) & 1 != 0
-                            }
-                            _ => false,
+                let ways = &r.reverse[target];
+                for p in pieces.and(r.starts[target]).iter() {
+                    let first = ways.partition_point(|w| (w.0 as usize) < p);
+                    for &(from, between, before) in &ways[first..] {
+                        if from as usize != p {
+                            break;
                         }
-                    };
-                    if hit {
-                        return true;
+                        // Without a screen every cell before the target is empty; with one,
+                        // exactly one piece stands before it (the screen), with `next` just
+                        // before it.
+                        let mut passed = occupied.and(between);
+                        let hit = if r.flags & hop::SCREEN == 0 {
+                            passed.is_empty()
+                        } else {
+                            match passed.pop() {
+                                Some(screen) if passed.is_empty() => {
+                                    (r.flags & hop::NEXT == 0 || screen == before as usize)
+                                        && r.over >> Self::kind_of_code(game, code_at(screen)) & 1 != 0
+                                }
+                                _ => false,
+                            }
+                        };
+                        if hit {
+                            return true;
+                        }
                     }
                 }
             }
