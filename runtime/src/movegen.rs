@@ -790,7 +790,48 @@ impl<B: CellSet> Position<B> {
     /// Whether the side to move has a legal move: [`Position::count_legal`], stopped at the first
     /// piece that has a move counted by set (eliminations ask this after every move).
     pub fn has_legal_move(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> bool {
-        self.count_moves::<true>(game, scratch) > 0
+        self.surely_has_move(game, scratch) || self.count_moves::<true>(game, scratch) > 0
+    }
+
+    /// A quick sufficient answer to [`Position::has_legal_move`], without pins or check stops:
+    /// out of check, a plain move of a piece that stands on none of its lone royal piece's lines
+    /// (so it cannot be pinned) is legal. Only in games where nothing else can forbid such a
+    /// move or end the game first (no bare-king, goal, passing, stack, hop, winding or
+    /// cannot-check rules); `false`: not known, ask the full count.
+    fn surely_has_move(&self, game: &Game<B>, scratch: &mut Vec<Move>) -> bool {
+        if game.tables.rules.bare.is_some() || game.goals || game.passing.is_some() || game.stacks || game.hopping || game.winding || game.any_no_check {
+            return false;
+        }
+        let us = self.to_move;
+        let mut royals = self.royals(game, us);
+        let Some(k) = royals.pop().filter(|_| royals.is_empty()) else { return false };
+        if self.attacked_by_enemy(game, k, us) {
+            return false;
+        }
+        let (enemy, _) = self.targets(game);
+        let free = self.by_side[us].and_not(game.line_reach[k]);
+        let mut found = false;
+        for from in free.iter() {
+            let ck = self.board[from] as usize - 1;
+            if game.royal[ck] {
+                continue;
+            }
+            let (mut targets, _, _) = self.piece_moves(game, ck, from, enemy, false, scratch);
+            if let Some(p) = &game.promotion[ck] {
+                // (A move that may promote is as many moves as there are choices still open:
+                // perhaps none.)
+                if p.from.has(from) {
+                    continue;
+                }
+                targets = targets.and_not(p.zone);
+            }
+            if !targets.is_empty() {
+                found = true;
+                break;
+            }
+        }
+        scratch.clear();
+        found
     }
 
     /// [`Position::count_legal`]; with `ANY`, a count that is only right as to being zero or not.
