@@ -7,8 +7,9 @@
 //! has a *hop zone* ([`Position::hop_zone`]): the cells whose contents decide whether an enemy
 //! piece that stands on one of the royal piece's hop lines captures it. A move that changes no
 //! cell of the zones of the mover's royal pieces cannot start a hop check on them, so legality
-//! judges it as in any other game (pins along lines); a move that does is played to be judged,
-//! and so is every move in check but the lone royal piece's (judged on its destination).
+//! judges it as in any other game (pins along lines, and in check the check stops: none in a hop
+//! check); a move that does is played to be judged, or judged on the cells as they would be
+//! ([`Position::hopped_by_after`]) when it is a plain move of a non-royal piece out of check.
 
 use crate::bits::CellSet;
 use crate::game::Game;
