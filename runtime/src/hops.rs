@@ -55,9 +55,7 @@ impl<B: CellSet> HopRule<B> {
         let starts = reverse.iter().map(|ways: &Vec<(u16, B, u16)>| B::from_cells(ways.iter().map(|w| w.0 as usize))).collect();
         HopRule { flags: h.flags, over: h.over, takes: h.takes, onto, lines, reverse, starts }
     }
-}
 
-impl<B: CellSet> HopRule<B> {
     /// The ways to `target` (as in `reverse`) that start on a cell of `pieces`.
     #[inline(always)]
     fn ways_from(&self, target: usize, pieces: B) -> impl Iterator<Item = (usize, B, u16)> + '_ {
@@ -153,7 +151,7 @@ impl<B: CellSet> Position<B> {
                 if pieces.is_empty() {
                     continue;
                 }
-                for r in game.hoppers[ck as usize].iter().filter(|r| r.flags & hop::CAPTURE != 0 && pieces.intersects(r.starts[target])) {
+                for r in game.hoppers[ck as usize].iter().filter(|r| r.flags & hop::CAPTURE != 0) {
                     // A capture along this way needs no piece on the cells it passes (exactly one,
                     // the screen, for a hop); one move adds or removes at most one piece there, so
                     // with two more than that (three for a hop) no move can make it a capture.
@@ -202,34 +200,26 @@ impl<B: CellSet> Position<B> {
                 continue;
             }
             for r in &game.hoppers[ck] {
-                if r.flags & hop::CAPTURE == 0 || !pieces.intersects(r.starts[target]) || victim.is_some_and(|k| r.takes >> k & 1 == 0) {
+                if r.flags & hop::CAPTURE == 0 || victim.is_some_and(|k| r.takes >> k & 1 == 0) {
                     continue;
                 }
-                let ways = &r.reverse[target];
-                for p in pieces.and(r.starts[target]).iter() {
-                    let first = ways.partition_point(|w| (w.0 as usize) < p);
-                    for &(from, between, before) in &ways[first..] {
-                        if from as usize != p {
-                            break;
-                        }
-                        // Without a screen every cell before the target is empty; with one,
-                        // exactly one piece stands before it (the screen), with `next` just
-                        // before it.
-                        let mut passed = occupied.and(between);
-                        let hit = if r.flags & hop::SCREEN == 0 {
-                            passed.is_empty()
-                        } else {
-                            match passed.pop() {
-                                Some(screen) if passed.is_empty() => {
-                                    (r.flags & hop::NEXT == 0 || screen == before as usize)
-                                        && r.over >> Self::kind_of_code(game, code_at(screen)) & 1 != 0
-                                }
-                                _ => false,
+                for (_, between, before) in r.ways_from(target, pieces) {
+                    // Without a screen every cell before the target is empty; with one, exactly
+                    // one piece stands before it (the screen), with `next` just before it.
+                    let mut passed = occupied.and(between);
+                    let hit = if r.flags & hop::SCREEN == 0 {
+                        passed.is_empty()
+                    } else {
+                        match passed.pop() {
+                            Some(screen) if passed.is_empty() => {
+                                (r.flags & hop::NEXT == 0 || screen == before as usize)
+                                    && r.over >> Self::kind_of_code(game, code_at(screen)) & 1 != 0
                             }
-                        };
-                        if hit {
-                            return true;
+                            _ => false,
                         }
+                    };
+                    if hit {
+                        return true;
                     }
                 }
             }

@@ -809,13 +809,11 @@ impl<B: CellSet> Position<B> {
             return false;
         }
         let (enemy, _) = self.targets(game);
-        let free = self.by_side[us].and_not(game.line_reach[k]);
+        let mut free = self.by_side[us].and_not(game.line_reach[k]);
+        free.remove(k);
         let mut found = false;
         for from in free.iter() {
             let ck = self.board[from] as usize - 1;
-            if game.royal[ck] {
-                continue;
-            }
             let (mut targets, _, _) = self.piece_moves(game, ck, from, enemy, false, scratch);
             if let Some(p) = &game.promotion[ck] {
                 // (A move that may promote is as many moves as there are choices still open:
