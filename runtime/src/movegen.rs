@@ -787,6 +787,19 @@ impl<B: CellSet> Position<B> {
         self.count_moves::<false>(game, scratch)
     }
 
+    /// [`Position::count_legal`] of a position [`Position::make_unsettled`] left: when its side
+    /// to move has no legal move and the game eliminates such sides (`game-end last-standing`),
+    /// the position is settled (the side goes out, the turn passes on) and counted again. A
+    /// count above zero is the settled position's: settling leaves a side that has a move.
+    pub fn count_legal_settling(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> u64 {
+        let n = self.count_legal(game, scratch);
+        if n > 0 || !game.eliminations {
+            return n;
+        }
+        self.settle(game);
+        self.count_legal(game, scratch)
+    }
+
     /// Whether the side to move has a legal move: [`Position::count_legal`], stopped at the first
     /// piece that has a move counted by set (eliminations ask this after every move).
     pub fn has_legal_move(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> bool {

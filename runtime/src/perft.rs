@@ -68,12 +68,14 @@ impl<'t> Perft<'t> {
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
         let nodes = if depth == 1 {
-            pos.count_legal(game, &mut moves)
+            pos.count_legal_settling(game, &mut moves)
         } else {
             pos.legal_moves(game, &mut moves);
             let mut n = 0;
             for &mv in &moves {
-                let undo = pos.make(game, mv);
+                // A position only counted is settled by its count (it finds whether the side to
+                // move has a move anyway).
+                let undo = if depth == 2 { pos.make_unsettled(game, mv) } else { pos.make(game, mv) };
                 n += self.recurse(game, pos, depth - 1, ply + 1);
                 pos.unmake(game, &undo);
             }

@@ -714,6 +714,20 @@ impl<B: CellSet> Position<B> {
         undo
     }
 
+    /// [`Position::make`] for a position that is only counted next: the sides with no legal
+    /// move are left in (the side to move may have none), and
+    /// [`Position::count_legal_settling`] settles the position only when its count finds no
+    /// move, instead of looking for one move first (perft's last ply). Where checks are counted
+    /// (`check-limit`), who is in check depends on who moves next: the whole `make`.
+    #[inline]
+    pub fn make_unsettled(&mut self, game: &Game<B>, mv: Move) -> Undo<B> {
+        if game.zobrist.checks.is_empty() {
+            self.make_move(game, mv)
+        } else {
+            self.make(game, mv)
+        }
+    }
+
     /// `make` without eliminations: the move alone, the turn passed to the next side in the game
     /// (what legality is judged on).
     pub fn make_move(&mut self, game: &Game<B>, mv: Move) -> Undo<B> {
