@@ -178,6 +178,7 @@ impl<B: CellSet> Position<B> {
 
     /// The pieces the side to move may capture: all capturable ones, and those a piece that
     /// cannot check may capture (not the royal ones).
+    #[inline(always)]
     fn targets(&self, game: &Game<B>) -> (B, B) {
         let us = self.to_move;
         let enemy = self.capturable(game);
@@ -481,12 +482,19 @@ impl<B: CellSet> Position<B> {
     /// Appends the crowning moves of the side to move: each piece in its hand onto each own
     /// piece (top or hidden) of a kind that may carry it. Returns whether a royal piece is in the
     /// hand (then these are its only moves).
+    #[inline(always)]
     fn crown_moves(&self, game: &Game<B>, out: &mut Vec<Move>) -> bool {
-        let us = self.to_move;
-        // Most positions have no crowning piece in the hand.
-        if game.crowning_cks[us].iter().all(|&ck| self.hand[ck as usize] == 0) {
+        // Most positions have no crowning piece in the hand: answered without a call.
+        if game.crowning_cks[self.to_move].iter().all(|&ck| self.hand[ck as usize] == 0) {
             return false;
         }
+        self.list_crown_moves(game, out)
+    }
+
+    /// [`Position::crown_moves`] with a crowning piece in the hand.
+    #[inline(never)]
+    fn list_crown_moves(&self, game: &Game<B>, out: &mut Vec<Move>) -> bool {
+        let us = self.to_move;
         let mut royal_in_hand = false;
         for k in 0..game.kinds {
             let ck = us * game.kinds + k;
@@ -730,7 +738,7 @@ impl<B: CellSet> Position<B> {
     pub fn legal_moves(&mut self, game: &Game<B>, out: &mut Vec<Move>) {
         let start = out.len();
         // A game over by a bare royal has no moves.
-        if game.tables.rules.bare.is_some() && self.bare_side(game).is_some() {
+        if game.tables.rules.bare.is_some() && self.may_be_bare(game) && self.bare_side(game).is_some() {
             return;
         }
         // A game won or lost by a goal (`reach`, `check-limit`, `extinction`) has no moves.
@@ -850,7 +858,7 @@ impl<B: CellSet> Position<B> {
     fn count_moves<const ANY: bool>(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> u64 {
         scratch.clear();
         // As in `legal_moves`: no moves once a side is bare; crowning moves judged by playing.
-        if game.tables.rules.bare.is_some() && self.bare_side(game).is_some() {
+        if game.tables.rules.bare.is_some() && self.may_be_bare(game) && self.bare_side(game).is_some() {
             return 0;
         }
         if game.goals && self.goal(game).is_some() {

@@ -469,6 +469,13 @@ impl<B: CellSet> Position<B> {
         Some(rest.or(self.stacked.and_not(self.hidden_royal).and(self.by_side[side])))
     }
 
+    /// Whether some side has no top piece but royal ones: without that no side is bare
+    /// ([`Position::is_bare`]), which answers most positions without a call.
+    #[inline(always)]
+    pub fn may_be_bare(&self, game: &Game<B>) -> bool {
+        (0..game.sides).any(|s| self.by_side[s].and_not(self.royal_tops[s]).is_empty())
+    }
+
     /// Whether `side` has no piece left but royal ones, on the board, hidden or in the hand.
     pub fn is_bare(&self, game: &Game<B>, side: usize) -> bool {
         // Most often a top piece is not royal: that answers at once.
