@@ -926,10 +926,26 @@ impl<B: CellSet> Position<B> {
         // (Most positions watch no cell.)
         let watching = WATCHED && !watched.is_empty();
         let mut n = 0u64;
-        // Kind by kind, so that what depends on the kind is looked up once; with `ANY` the
-        // kinds likeliest to have a move first (`Game::any_order`).
-        for i in 0..game.kinds {
-            let ck = if ANY { game.any_order[us][i] as usize } else { us * game.kinds + i };
+        // Kind by kind, so that what depends on the kind is looked up once: the kinds present
+        // (`Position::present`), or with `ANY` all, the likeliest to have a move first
+        // (`Game::any_order`).
+        let mut present = self.present & game.side_cks[us];
+        let mut i = 0;
+        loop {
+            let ck = if ANY {
+                if i == game.kinds {
+                    break;
+                }
+                i += 1;
+                game.any_order[us][i - 1] as usize
+            } else {
+                if present == 0 {
+                    break;
+                }
+                let ck = present.trailing_zeros() as usize;
+                present &= present - 1;
+                ck
+            };
             let pieces = self.by_ck[ck];
             if pieces.is_empty() {
                 continue;

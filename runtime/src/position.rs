@@ -72,6 +72,9 @@ pub struct Position<B> {
     pub board: Vec<u8>,
     /// Per colored kind.
     pub by_ck: Vec<B>,
+    /// The colored kinds that have a piece on top somewhere, a bit each (kept with `by_ck`):
+    /// counting skips the others without looking at their sets.
+    pub present: u64,
     /// Per side.
     pub by_side: Vec<B>,
     /// Per side: its pieces that attack along lines (kept with `by_ck`, for attack tests).
@@ -150,6 +153,7 @@ impl<B: CellSet> Position<B> {
         Position {
             board: vec![0; game.cells],
             by_ck: vec![B::default(); game.sides * game.kinds],
+            present: 0,
             by_side: vec![B::default(); game.sides],
             line_pieces: vec![B::default(); game.sides],
             royal_tops: vec![B::default(); game.sides],
@@ -361,6 +365,7 @@ impl<B: CellSet> Position<B> {
     fn place(&mut self, game: &Game<B>, cell: usize, ck: usize) {
         self.board[cell] = ck as u8 + 1;
         self.by_ck[ck].insert(cell);
+        self.present |= 1 << (ck & 63);
         let side = game.side_of[ck & 63] as usize;
         self.by_side[side].insert(cell);
         if game.line_ck_mask >> (ck & 63) & 1 != 0 {
@@ -379,6 +384,9 @@ impl<B: CellSet> Position<B> {
         let ck = code as usize - 1;
         self.board[cell] = 0;
         self.by_ck[ck].remove(cell);
+        if self.by_ck[ck].is_empty() {
+            self.present &= !(1 << (ck & 63));
+        }
         let side = game.side_of[ck & 63] as usize;
         self.by_side[side].remove(cell);
         if game.line_ck_mask >> (ck & 63) & 1 != 0 {
