@@ -178,7 +178,6 @@ impl<B: CellSet> Position<B> {
 
     /// The pieces the side to move may capture: all capturable ones, and those a piece that
     /// cannot check may capture (not the royal ones).
-    #[inline(always)]
     fn targets(&self, game: &Game<B>) -> (B, B) {
         let us = self.to_move;
         let enemy = self.capturable(game);
