@@ -238,3 +238,33 @@ fn berolina_en_passant_field_names_the_pawn_that_moved() {
     assert!(moves.iter().any(|m| m.from == "d5" && m.to == "d6"), "d5xd6 en passant");
     assert!(engine.position_text(Some(fen)).expect("position").contains(" d6 "));
 }
+
+/// Lame moves followed as runs (`Game::slide_runs`): a Mao, whose knight's move is blocked by a
+/// piece on its first step, and a Gryphon-like piece that steps orthogonally onto an empty cell
+/// and then slides diagonally outward (a slide that starts past a cell that must be empty). The
+/// reference walks the rules cell by cell; they agree from the start and in a middlegame where
+/// both are blocked on some lines and capture on others.
+#[test]
+fn lame_leaps_and_slides_past_an_empty_cell_match_reference() {
+    let source = std::fs::read_to_string(common::root().join("examples/orthodox.orbis")).unwrap();
+    let source = source
+        .replace("piece Bishop B { slide diag }", "piece Bishop B { step orth then slide turn +-1 }")
+        .replace("piece Knight N { leap step orth then step turn +-1 }", "piece Knight N { step orth then step turn +-1 }");
+    let v = common::variant_from("examples/orthodox.orbis", &source);
+    let engine = orbis_runtime::Engine::new(orbis_compiler::lower::lower(&v)).unwrap();
+    // From d5 the Gryphon steps to d6, c5 and e5 and slides on from there (to c7, b6, f4, ...);
+    // d4 is occupied, so it goes nowhere south.
+    let fen = "r3k2r/pp1n1ppp/2p5/3B4/2PpN3/1P3n2/P4PPP/R3K2R w KQkq - 0 1";
+    let gryphon = moves_from(&engine, fen, "d5");
+    assert!(gryphon.iter().any(|m| m.contains("c7")), "{gryphon:?}");
+    assert!(!gryphon.iter().any(|m| m.contains("c3") || m.contains("e3")), "{gryphon:?}");
+    for fen in [None, Some(fen)] {
+        let p = match fen {
+            Some(f) => from_general(&v, &engine.general_text(Some(f)).unwrap()),
+            None => start(&v),
+        };
+        for depth in 1..=3 {
+            assert_eq!(engine.perft(fen, depth).unwrap(), perft(&v, &p, depth), "{fen:?}: perft({depth})");
+        }
+    }
+}

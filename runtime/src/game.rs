@@ -91,13 +91,14 @@ impl<B: CellSet> Iterator for Along<'_, B> {
 
 /// A piece's moves from one cell, sorted for generation (built from its rays when the game is
 /// loaded): the unconditional leaps merged into two destination sets, the unconditional slides
-/// as runs, and the rays with conditions (first move, cells to pass, en passant) one by one.
+/// and lame leaps (cells to pass, then the destination) as runs, and the rays with other
+/// conditions (first move, en passant, cells to pass unattacked) one by one.
 #[derive(Clone, Copy, Debug)]
 pub struct PieceMoves<B> {
     /// Where plain leaps go when the cell is empty, and where they capture.
     pub leap_quiet: B,
     pub leap_capture: B,
-    /// A range of `Game::slide_runs`: the plain slides, run after run.
+    /// A range of `Game::slide_runs`: the plain slides and lame leaps, run after run.
     pub slides: (u32, u32),
     /// A range of `Game::specials`: the other rays; those from `ep_only` on do nothing but
     /// capture en passant (skipped while no en-passant cell is set).
@@ -391,7 +392,28 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
             let r = &rays[i as usize];
             let f = r.flags;
             let conditional = r.passes || f & (INITIAL | EP_TARGET | PASS_UNATTACKED) != 0 || (f & returns != 0 && (f & SLIDE == 0 || r.segments.0 == r.segments.1));
-            if conditional {
+            if r.passes && f & !(QUIET | CAPTURE | SLIDE) == 0 && (f & SLIDE == 0 || r.segments.0 < r.segments.1) {
+                // A plain lame leap (a step then a step, the first cell empty), or a slide that
+                // starts past cells that must be empty, is followed as runs too: the cells to
+                // pass, which land nowhere, then the destination or the slide's runs. A passed
+                // cell occupied blocks it as it blocks a slide.
+                let passed: Vec<u16> = r.must_empty.iter().map(|c| c as u16).collect();
+                let mut segs = Vec::new();
+                let (_, landing) = runs_of(&passed, |_, _| true, &mut segs);
+                if f & SLIDE != 0 {
+                    segs.extend_from_slice(&segments[r.segments.0 as usize..r.segments.1 as usize]);
+                } else {
+                    runs_of(&tables.pool[r.cells.0 as usize..r.cells.0 as usize + 1], |_, _| true, &mut segs);
+                }
+                let next = (runs.len() + segs.len()) as u32;
+                runs.extend(segs.iter().enumerate().map(|(k, &run)| SlideRun {
+                    run,
+                    quiet: k >= landing as usize && f & QUIET != 0,
+                    capture: k >= landing as usize && f & CAPTURE != 0,
+                    returns: false,
+                    next,
+                }));
+            } else if conditional {
                 specials.push(Special { ray: i, flags: f });
             } else if f & SLIDE != 0 {
                 let segs = &segments[r.segments.0 as usize..r.segments.1 as usize];
