@@ -614,13 +614,15 @@ impl<B: CellSet> Position<B> {
     /// Whether a winding piece of `side` could capture on `target`.
     fn wound_by(&self, game: &Game<B>, target: usize, side: usize) -> bool {
         for &ck in &game.wind_cks[side] {
-            for p in self.by_ck[ck as usize].iter() {
-                for w in &game.winders[ck as usize] {
-                    if w.flags & crate::tables::ray::CAPTURE != 0 && w.zone.has(p) && w.zone.has(target) {
-                        let (empty, hit) = self.flood(w, p);
-                        if empty.or(hit).has(target) {
-                            return true;
-                        }
+            for w in &game.winders[ck as usize] {
+                // Rule by rule, so that a target off its zone, or no piece in it, costs one test.
+                if w.flags & crate::tables::ray::CAPTURE == 0 || !w.zone.has(target) {
+                    continue;
+                }
+                for p in self.by_ck[ck as usize].and(w.zone).iter() {
+                    let (empty, hit) = self.flood(w, p);
+                    if empty.or(hit).has(target) {
+                        return true;
                     }
                 }
             }
