@@ -391,38 +391,29 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
         for i in start..end {
             let r = &rays[i as usize];
             let f = r.flags;
-            let conditional = r.passes || f & (INITIAL | EP_TARGET | PASS_UNATTACKED) != 0 || (f & returns != 0 && (f & SLIDE == 0 || r.segments.0 == r.segments.1));
-            if r.passes && f & !(QUIET | CAPTURE | SLIDE) == 0 && (f & SLIDE == 0 || r.segments.0 < r.segments.1) {
-                // A plain lame leap (a step then a step, the first cell empty), or a slide that
-                // starts past cells that must be empty, is followed as runs too: the cells to
-                // pass, which land nowhere, then the destination or the slide's runs. A passed
-                // cell occupied blocks it as it blocks a slide.
+            // A plain lame leap (a step then a step, the first cell empty), or a slide that starts
+            // past cells that must be empty, is followed as runs too: the cells to pass, which
+            // land nowhere (an occupied one blocks it as it blocks a slide), then the
+            // destination or the slide's runs.
+            let lame = r.passes && f & !(QUIET | CAPTURE | SLIDE) == 0 && (f & SLIDE == 0 || r.segments.0 < r.segments.1);
+            let conditional = (r.passes && !lame) || f & (INITIAL | EP_TARGET | PASS_UNATTACKED) != 0 || (f & returns != 0 && (f & SLIDE == 0 || r.segments.0 == r.segments.1));
+            if conditional {
+                specials.push(Special { ray: i, flags: f });
+            } else if f & SLIDE != 0 || lame {
                 let passed: Vec<u16> = r.must_empty.iter().map(|c| c as u16).collect();
                 let mut segs = Vec::new();
-                let (_, landing) = runs_of(&passed, |_, _| true, &mut segs);
+                let (_, landing) = segments_of(&passed, &mut segs);
                 if f & SLIDE != 0 {
                     segs.extend_from_slice(&segments[r.segments.0 as usize..r.segments.1 as usize]);
                 } else {
-                    runs_of(&tables.pool[r.cells.0 as usize..r.cells.0 as usize + 1], |_, _| true, &mut segs);
+                    segments_of(&tables.pool[r.cells.0 as usize..r.cells.1 as usize], &mut segs);
                 }
-                let next = (runs.len() + segs.len()) as u32;
-                runs.extend(segs.iter().enumerate().map(|(k, &run)| SlideRun {
-                    run,
-                    quiet: k >= landing as usize && f & QUIET != 0,
-                    capture: k >= landing as usize && f & CAPTURE != 0,
-                    returns: false,
-                    next,
-                }));
-            } else if conditional {
-                specials.push(Special { ray: i, flags: f });
-            } else if f & SLIDE != 0 {
-                let segs = &segments[r.segments.0 as usize..r.segments.1 as usize];
                 let next = (runs.len() + segs.len()) as u32;
                 let back = f & returns != 0 && f & QUIET != 0;
                 runs.extend(segs.iter().enumerate().map(|(k, &run)| SlideRun {
                     run,
-                    quiet: f & QUIET != 0,
-                    capture: f & CAPTURE != 0,
+                    quiet: k >= landing as usize && f & QUIET != 0,
+                    capture: k >= landing as usize && f & CAPTURE != 0,
                     returns: back && k + 1 == segs.len(),
                     next,
                 }));
