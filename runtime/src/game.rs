@@ -109,6 +109,13 @@ pub struct PieceMoves<B> {
     pub span: (u8, u8),
     /// Whether a move from here may promote (the cells it may reach meet its promotion zone).
     pub may_promote: bool,
+    /// One cell per ray that blocks it when occupied: its first cell, or one it must find empty.
+    /// When each holds a piece it may not capture (its own side's, an ally's), the piece has no
+    /// move from here, and generation skips it: a cheap test that pays where many pieces are
+    /// hemmed in by their own, as in the opening. Only with `gated` (every ray has such a cell);
+    /// hops and winding rules are not rays, and their kinds are never skipped.
+    pub gates: B,
+    pub gated: bool,
 }
 
 /// One run of a plain slide (see [`Segment`]): `next` is the index of the next slide's first
@@ -382,6 +389,8 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
             ep_only: 0,
             span: (0, 0),
             may_promote: true,
+            gates: B::default(),
+            gated: true,
         };
         let reach = (start..end).flat_map(|i| tables.pool[rays[i as usize].cells.0 as usize..rays[i as usize].cells.1 as usize].iter());
         if let (Some(lo), Some(hi)) = (reach.clone().min(), reach.max()) {
@@ -391,6 +400,11 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
         for i in start..end {
             let r = &rays[i as usize];
             let f = r.flags;
+            let gate = if r.passes { r.must_empty.iter().next() } else { tables.pool[r.cells.0 as usize..r.cells.1 as usize].first().map(|&c| c as usize) };
+            match gate {
+                Some(c) => m.gates.insert(c),
+                None => m.gated = false,
+            }
             // A plain lame leap (a step then a step, the first cell empty), or a slide that starts
             // past cells that must be empty, is followed as runs too: the cells to pass, which
             // land nowhere (an occupied one blocks it as it blocks a slide), then the
@@ -760,12 +774,14 @@ impl<B: CellSet> Game<B> {
         let (hoppers, hop_cks) = crate::hops::hop_rules(&tables.hoppers, cells, sides * kinds, sides, kinds);
         let hopping = !tables.hoppers.is_empty();
         // Winding and hop moves are not in the rays: the destinations of their pieces are counted
-        // in every word of a cell set, and may promote wherever the piece stands.
+        // in every word of a cell set, may promote wherever the piece stands, and are never
+        // skipped for their blocked rays.
         for ck in 0..sides * kinds {
             if !winders[ck].is_empty() || !hoppers[ck].is_empty() {
                 for m in &mut piece_moves[ck * cells..(ck + 1) * cells] {
                     m.span = (0, ((cells.max(1) - 1) / 64) as u8);
                     m.may_promote = promotion[ck].is_some();
+                    m.gated = false;
                 }
             }
         }

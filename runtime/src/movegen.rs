@@ -543,8 +543,7 @@ impl<B: CellSet> Position<B> {
         }
         // With one royal piece, a plain move of it is legal iff its destination is not attacked
         // once it has moved there: no need to play it.
-        // (Whether there is exactly one, without counting them: no `popcnt` on the baseline
-        // target.)
+        // (Whether there is exactly one, without counting every word of a wide set.)
         let lone_royal = {
             let mut rest = royals;
             rest.pop().filter(|_| rest.is_empty())
@@ -951,7 +950,14 @@ impl<B: CellSet> Position<B> {
             }
             let enemy = if game.any_no_check && game.no_check[ck] { enemy_unroyal } else { enemy };
             let promotion = game.promotion[ck].as_ref();
+            // The cells that block this kind's rays: occupied by pieces it may not capture.
+            let stuck = self.occupied.and_not(enemy);
             for from in pieces.iter() {
+                let m = &game.piece_moves[ck * game.cells + from];
+                if m.gated && m.gates.and_not(stuck).is_empty() {
+                    // Every ray is blocked where it starts (`PieceMoves::gates`): no move.
+                    continue;
+                }
                 let mut by_set = !one_by_one.has(from);
                 let listed = scratch.len();
                 let (mut targets, mut sets_ep, mut stationary) = self.piece_moves(game, ck, from, enemy, !by_set, scratch);
