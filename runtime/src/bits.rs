@@ -21,12 +21,6 @@ pub trait CellSet: Copy + Eq + Default + std::fmt::Debug + Send + Sync + 'static
     fn and_not(self, o: Self) -> Self;
     fn is_empty(&self) -> bool;
     fn count(&self) -> u32;
-    /// The number of members in the words `words.0 ..= words.1` (the others known empty).
-    #[inline(always)]
-    fn count_in(&self, words: (u8, u8)) -> u32 {
-        let _ = words;
-        self.count()
-    }
     /// Removes and returns the lowest member.
     fn pop(&mut self) -> Option<usize>;
 
@@ -204,15 +198,6 @@ impl<const W: usize> CellSet for Wide<W> {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
     #[inline]
-    fn count_in(&self, words: (u8, u8)) -> u32 {
-        // Two words are counted faster whole than by a loop.
-        if W <= 2 {
-            self.count()
-        } else {
-            self.0[words.0 as usize..=words.1 as usize].iter().map(|w| w.count_ones()).sum()
-        }
-    }
-    #[inline]
     fn pop(&mut self) -> Option<usize> {
         for k in 0..W {
             let w = self.0[k];
@@ -254,8 +239,7 @@ mod tests {
         assert!(!t.has(5) && t.has(0));
         assert!(s.intersects(B::single(B::CAPACITY - 1)));
         assert!(B::default().is_empty());
-        assert_eq!(s.count_in((0, (B::CAPACITY / 64 - 1) as u8)), 4);
-        assert_eq!(B::from_cells([0, 5, 40]).count_in((0, 0)), 3);
+        assert_eq!(B::from_cells([0, 5, 40]).count(), 3);
         for k in 0..B::CAPACITY / 64 {
             let bits = s.word(k);
             assert_eq!(bits.count_ones(), cells.iter().filter(|&&c| c / 64 == k).count() as u32);

@@ -104,9 +104,6 @@ pub struct PieceMoves<B> {
     /// capture en passant (skipped while no en-passant cell is set).
     pub specials: (u32, u32),
     pub ep_only: u32,
-    /// The first and last words of a cell set that hold any cell the piece may reach from here
-    /// (its destination sets are counted in those words only).
-    pub span: (u8, u8),
     /// Whether a move from here may promote (the cells it may reach meet its promotion zone).
     pub may_promote: bool,
     /// One cell per ray that blocks it when occupied: its first cell, or one it must find empty.
@@ -387,15 +384,10 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
             slides: (runs.len() as u32, 0),
             specials: (specials.len() as u32, 0),
             ep_only: 0,
-            span: (0, 0),
             may_promote: true,
             gates: B::default(),
             gated: true,
         };
-        let reach = (start..end).flat_map(|i| tables.pool[rays[i as usize].cells.0 as usize..rays[i as usize].cells.1 as usize].iter());
-        if let (Some(lo), Some(hi)) = (reach.clone().min(), reach.max()) {
-            m.span = ((lo / 64) as u8, (hi / 64) as u8);
-        }
         let mut ep_only = Vec::new();
         for i in start..end {
             let r = &rays[i as usize];
@@ -773,13 +765,11 @@ impl<B: CellSet> Game<B> {
         let winding = !tables.winders.is_empty();
         let (hoppers, hop_cks) = crate::hops::hop_rules(&tables.hoppers, cells, sides * kinds, sides, kinds);
         let hopping = !tables.hoppers.is_empty();
-        // Winding and hop moves are not in the rays: the destinations of their pieces are counted
-        // in every word of a cell set, may promote wherever the piece stands, and are never
-        // skipped for their blocked rays.
+        // Winding and hop moves are not in the rays: their pieces may promote wherever they
+        // stand, and are never skipped for their blocked rays.
         for ck in 0..sides * kinds {
             if !winders[ck].is_empty() || !hoppers[ck].is_empty() {
                 for m in &mut piece_moves[ck * cells..(ck + 1) * cells] {
-                    m.span = (0, ((cells.max(1) - 1) / 64) as u8);
                     m.may_promote = promotion[ck].is_some();
                     m.gated = false;
                 }

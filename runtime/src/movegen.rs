@@ -686,7 +686,7 @@ impl<B: CellSet> Position<B> {
         }
         let t = stops.map_or(t, |s| t.and(s));
         let m = &game.piece_moves[ck * game.cells + from];
-        let mut n = t.count_in(m.span) as u64;
+        let mut n = t.count() as u64;
         if let Some(p) = promotion.filter(|p| m.may_promote && (p.zone.intersects(t) || p.from.has(from))) {
             // As `push`: a move into the zone (or out of a `from-or-to` zone) is one move per
             // choice still open (`captured` choices while the side has lost one), plus the move
