@@ -300,6 +300,9 @@ pub struct Game<B> {
     pub transit: B,
     /// Per castling rule (all sides' in order): the king's and the rook's start.
     pub castle_cells: Vec<(usize, usize)>,
+    /// Every cell of `castle_cells`: castling rights change only when one of these is moved
+    /// from or taken.
+    pub castle_cell_set: B,
     /// Per cell: which colored kinds could capture en passant onto it, from where.
     pub ep_capturers: Vec<Vec<(u8, B)>>,
     /// Per side: its team (teams numbered in the order they first appear).
@@ -803,6 +806,7 @@ impl<B: CellSet> Game<B> {
             team_sides,
             opponents,
             eliminations,
+            castle_cell_set: castle_cells.iter().fold(B::default(), |s, &(k, r)| s.or(B::single(k)).or(B::single(r))),
             castle_cells,
             ep_capturers,
             transit,

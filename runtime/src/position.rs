@@ -275,6 +275,19 @@ impl<B: CellSet> Position<B> {
         self.capturable_by_teams(game)
     }
 
+    /// Whether the piece on `cell` is in [`Position::capturable`] (no piece: no), looked up
+    /// for its side alone.
+    fn capturable_at(&self, game: &Game<B>, cell: usize) -> bool {
+        if self.board[cell] == 0 {
+            return false;
+        }
+        let s = self.side_at(game, cell);
+        if game.sides == 2 {
+            return s != self.to_move;
+        }
+        self.is_out(s) || (game.team[s] != game.team[self.to_move] && !self.royals(game, s).has(cell))
+    }
+
     /// [`Position::capturable`] in games of more than two sides.
     #[inline(never)]
     fn capturable_by_teams(&self, game: &Game<B>) -> B {
@@ -422,7 +435,7 @@ impl<B: CellSet> Position<B> {
     /// than two sides: and may take the piece there, not a teammate's).
     fn ep_key(&self, game: &Game<B>, cells: B) -> u64 {
         let victim = self.ep_victim as usize;
-        if game.sides > 2 && (self.ep_victim == NO_CELL || !self.capturable(game).has(victim)) {
+        if game.sides > 2 && (self.ep_victim == NO_CELL || !self.capturable_at(game, victim)) {
             return 0;
         }
         let capturable = cells.iter().any(|c| {
@@ -865,7 +878,9 @@ impl<B: CellSet> Position<B> {
                 }
             }
         }
-        if self.virgin != undo.virgin {
+        // (Rights change only with a king's or rook's start cell: most moves touch none.)
+        let changed = undo.virgin.and_not(self.virgin).or(self.virgin.and_not(undo.virgin));
+        if changed.intersects(game.castle_cell_set) {
             self.hash ^= self.castle_key(game, undo.virgin) ^ self.castle_key(game, self.virgin);
         }
         self.halfmove = if reset { 0 } else { self.halfmove.saturating_add(1) };
