@@ -113,6 +113,10 @@ pub struct PieceMoves<B> {
     /// hops and winding rules are not rays, and their kinds are never skipped.
     pub gates: B,
     pub gated: bool,
+    /// Whether the piece has nothing here but plain leaps: no slide, special ray, hop, winding
+    /// rule or promotion. Counted by set, its moves are then one set's size, found without the
+    /// general walk (most of Webball's pieces: its pawns and knights).
+    pub leaper: bool,
 }
 
 /// One run of a plain slide (see [`Segment`]): `next` is the index of the next slide's first
@@ -390,6 +394,7 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
             may_promote: true,
             gates: B::default(),
             gated: true,
+            leaper: false,
         };
         let mut ep_only = Vec::new();
         for i in start..end {
@@ -775,6 +780,10 @@ impl<B: CellSet> Game<B> {
                 for m in &mut piece_moves[ck * cells..(ck + 1) * cells] {
                     m.may_promote = promotion[ck].is_some();
                     m.gated = false;
+                }
+            } else {
+                for m in &mut piece_moves[ck * cells..(ck + 1) * cells] {
+                    m.leaper = m.slides.0 == m.slides.1 && m.specials.0 == m.specials.1 && !m.may_promote;
                 }
             }
         }

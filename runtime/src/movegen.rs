@@ -959,6 +959,18 @@ impl<B: CellSet> Position<B> {
                     continue;
                 }
                 let mut by_set = !one_by_one.has(from);
+                if by_set && m.leaper {
+                    // Plain leaps alone (`PieceMoves::leaper`): one set, counted at once, unless
+                    // it meets a watched cell (those moves are listed, below).
+                    let t = m.leap_quiet.and_not(self.occupied).or(m.leap_capture.and(enemy));
+                    if !(watching && t.intersects(watched)) {
+                        n += stops.map_or(t, |s| t.and(s)).count() as u64;
+                        if ANY && n > 0 {
+                            return n;
+                        }
+                        continue;
+                    }
+                }
                 let listed = scratch.len();
                 let (mut targets, mut sets_ep, mut stationary) = self.piece_moves(game, ck, from, enemy, !by_set, scratch);
                 // With hops or winding rules: every move of a piece on a watched cell is judged
