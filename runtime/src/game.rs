@@ -113,10 +113,26 @@ pub struct PieceMoves<B> {
     /// hops and winding rules are not rays, and their kinds are never skipped.
     pub gates: B,
     pub gated: bool,
-    /// Whether the piece has nothing here but plain leaps: no slide, special ray, hop, winding
-    /// rule or promotion. Counted by set, its moves are then one set's size, found without the
-    /// general walk (most of Webball's pieces: its pawns and knights).
-    pub leaper: bool,
+    /// Whether the piece has nothing here but plain leaps (`leaps::PLAIN`: no slide, special
+    /// ray, hop or winding rule), or those and initial steps (`leaps::INITIAL`, `INITIAL_EP`:
+    /// its special rays are a pawn's double steps, which set en-passant cells, and its captures
+    /// en passant). Counted by set, its moves are then one set's size (with its promotions) and
+    /// its double steps, found without the general walk: most of Webball's pieces, the soccer
+    /// ball's pawns and guards, every knight, pawns.
+    pub leaper: u8,
+}
+
+/// Kinds of [`PieceMoves::leaper`], one bit each (so that one test with what the position
+/// allows picks them).
+pub mod leaps {
+    /// Other moves: the general walk.
+    pub const NO: u8 = 0;
+    pub const PLAIN: u8 = 1;
+    /// Plain leaps and `initial en-passant-target` steps (a cell or more that must be empty,
+    /// then the destination, quiet).
+    pub const INITIAL: u8 = 2;
+    /// As `INITIAL`, and captures en passant (the general walk while an en-passant cell is set).
+    pub const INITIAL_EP: u8 = 4;
 }
 
 /// One run of a plain slide (see [`Segment`]): `next` is the index of the next slide's first
@@ -375,6 +391,18 @@ pub struct Zobrist {
     pub checks: Vec<u64>,
 }
 
+/// Whether every one of `initial` is an initial step (`step`), and no two land on the same
+/// cell (the count adds one move per step, where the general walk gathers them in a set).
+fn initial_steps_apart(initial: &[Special], step: impl Fn(&Special) -> (bool, u16)) -> bool {
+    let mut seen = Vec::new();
+    initial.iter().all(|sp| {
+        let (ok, to) = step(sp);
+        let new = !seen.contains(&to);
+        seen.push(to);
+        ok && new
+    })
+}
+
 /// Sorts every piece's rays for generation (see [`PieceMoves`]).
 #[allow(clippy::type_complexity)]
 fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]) -> (Vec<PieceMoves<B>>, Vec<SlideRun>, Vec<Special>) {
@@ -394,7 +422,7 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
             may_promote: true,
             gates: B::default(),
             gated: true,
-            leaper: false,
+            leaper: leaps::NO,
         };
         let mut ep_only = Vec::new();
         for i in start..end {
@@ -783,7 +811,24 @@ impl<B: CellSet> Game<B> {
                 }
             } else {
                 for m in &mut piece_moves[ck * cells..(ck + 1) * cells] {
-                    m.leaper = m.slides.0 == m.slides.1 && m.specials.0 == m.specials.1 && !m.may_promote;
+                    use crate::tables::ray::{EP_TARGET, INITIAL, QUIET, SLIDE};
+                    let step = |sp: &Special| {
+                        let r = &rays[sp.ray as usize];
+                        (sp.flags == INITIAL | EP_TARGET | QUIET && r.flags & SLIDE == 0 && r.cells.1 - r.cells.0 == 1, tables.pool[r.cells.0 as usize])
+                    };
+                    m.leaper = if m.slides.0 != m.slides.1 {
+                        leaps::NO
+                    } else if m.specials.0 == m.specials.1 {
+                        leaps::PLAIN
+                    } else if !m.may_promote && initial_steps_apart(&specials[m.specials.0 as usize..m.ep_only as usize], step) {
+                        if m.ep_only == m.specials.1 {
+                            leaps::INITIAL
+                        } else {
+                            leaps::INITIAL_EP
+                        }
+                    } else {
+                        leaps::NO
+                    };
                 }
             }
         }

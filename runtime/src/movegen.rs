@@ -15,7 +15,7 @@
 //! a piece legal by construction are counted by the size of its set.
 
 use crate::bits::CellSet;
-use crate::game::Game;
+use crate::game::{leaps, Game};
 use crate::position::{Move, MoveKind, Position, CROWN_HIDDEN, NO_PROMOTION};
 use crate::tables::ray;
 
@@ -912,6 +912,22 @@ impl<B: CellSet> Position<B> {
         n + scratch.len() as u64
     }
 
+    /// The initial steps (`leaps::INITIAL`) of the unmoved piece with moves `m`, counted: each
+    /// is a move of its own (it sets en-passant cells) when the cells it passes and lands on
+    /// are empty (in check, `stops` holds its destination).
+    #[inline(always)]
+    fn count_initial_steps(&self, game: &Game<B>, m: &crate::game::PieceMoves<B>, stops: Option<B>) -> u64 {
+        let mut n = 0;
+        for sp in &game.specials[m.specials.0 as usize..m.ep_only as usize] {
+            let r = &game.rays[sp.ray as usize];
+            let c = game.pool[r.cells.0 as usize] as usize;
+            if !self.occupied.has(c) && !r.must_empty.intersects(self.occupied) && stops.is_none_or(|s| s.has(c)) {
+                n += 1;
+            }
+        }
+        n
+    }
+
     /// The moves of the side to move's pieces counted by set, and the others listed in
     /// `scratch` (see [`Position::count_legal`]); `WATCHED`: whether the game has hops or
     /// winding rules, whose watched cells are judged one by one; `ANY`: stop after the first
@@ -928,6 +944,11 @@ impl<B: CellSet> Position<B> {
         // (`Position::present`), or with `ANY` all, the likeliest to have a move first
         // (`Game::any_order`).
         let mut present = self.present & game.side_cks[us];
+        // The leapers counted at once here (`PieceMoves::leaper`): not those with initial steps
+        // while cells are watched (a step onto one is listed), nor those that may capture en
+        // passant while a cell is set (such captures are listed).
+        let leap_kinds = leaps::PLAIN
+            | if watching { 0 } else { leaps::INITIAL | if self.ep_cells.is_empty() { leaps::INITIAL_EP } else { 0 } };
         let mut i = 0;
         loop {
             let ck = if ANY {
@@ -959,12 +980,16 @@ impl<B: CellSet> Position<B> {
                     continue;
                 }
                 let mut by_set = !one_by_one.has(from);
-                if by_set && m.leaper {
-                    // Plain leaps alone (`PieceMoves::leaper`): one set, counted at once, unless
-                    // it meets a watched cell (those moves are listed, below).
+                if by_set && m.leaper & leap_kinds != 0 {
+                    // Plain leaps (and initial steps) alone (`PieceMoves::leaper`): one set,
+                    // counted at once, unless it meets a watched cell (those moves are listed,
+                    // below).
                     let t = m.leap_quiet.and_not(self.occupied).or(m.leap_capture.and(enemy));
                     if !(watching && t.intersects(watched)) {
-                        n += stops.map_or(t, |s| t.and(s)).count() as u64;
+                        n += self.count_by_set(game, ck, from, t, stops, promotion);
+                        if m.leaper != leaps::PLAIN && self.virgin.has(from) {
+                            n += self.count_initial_steps(game, m, stops);
+                        }
                         if ANY && n > 0 {
                             return n;
                         }
