@@ -391,15 +391,17 @@ pub struct Zobrist {
     pub checks: Vec<u64>,
 }
 
-/// Whether every one of `initial` is an initial step (`step`), and no two land on the same
-/// cell (the count adds one move per step, where the general walk gathers them in a set).
-fn initial_steps_apart(initial: &[Special], step: impl Fn(&Special) -> (bool, u16)) -> bool {
+/// Whether every one of `initial` is an initial step (`step` gives its destination), no two
+/// landing on the same cell (the count adds one move per step, where the general walk gathers
+/// them in a set).
+fn initial_steps_apart(initial: &[Special], step: impl Fn(&Special) -> Option<u16>) -> bool {
     let mut seen = Vec::new();
-    initial.iter().all(|sp| {
-        let (ok, to) = step(sp);
-        let new = !seen.contains(&to);
-        seen.push(to);
-        ok && new
+    initial.iter().all(|sp| match step(sp) {
+        Some(to) if !seen.contains(&to) => {
+            seen.push(to);
+            true
+        }
+        _ => false,
     })
 }
 
@@ -810,12 +812,14 @@ impl<B: CellSet> Game<B> {
                     m.gated = false;
                 }
             } else {
+                use crate::tables::ray::{EP_TARGET, INITIAL, QUIET, SLIDE};
+                // A quiet double step that sets en-passant cells, while the piece is unmoved.
+                let step = |sp: &Special| {
+                    let r = &rays[sp.ray as usize];
+                    let plain = sp.flags == INITIAL | EP_TARGET | QUIET && r.flags & SLIDE == 0 && r.cells.1 - r.cells.0 == 1;
+                    plain.then(|| tables.pool[r.cells.0 as usize])
+                };
                 for m in &mut piece_moves[ck * cells..(ck + 1) * cells] {
-                    use crate::tables::ray::{EP_TARGET, INITIAL, QUIET, SLIDE};
-                    let step = |sp: &Special| {
-                        let r = &rays[sp.ray as usize];
-                        (sp.flags == INITIAL | EP_TARGET | QUIET && r.flags & SLIDE == 0 && r.cells.1 - r.cells.0 == 1, tables.pool[r.cells.0 as usize])
-                    };
                     m.leaper = if m.slides.0 != m.slides.1 {
                         leaps::NO
                     } else if m.specials.0 == m.specials.1 {
