@@ -72,12 +72,26 @@ impl<'t> Perft<'t> {
         } else {
             pos.legal_moves(game, &mut moves);
             let mut n = 0;
-            for &mv in &moves {
+            if depth == 2 {
+                // The last ply counted here, with the next ply's buffer as scratch: what
+                // `recurse` does at depth 1 (where no table is looked at), without the call.
                 // A position only counted is settled by its count (it finds whether the side to
                 // move has a move anyway).
-                let undo = if depth == 2 { pos.make_unsettled(game, mv) } else { pos.make(game, mv) };
-                n += self.recurse(game, pos, depth - 1, ply + 1);
-                pos.unmake(game, &undo);
+                if self.buffers.len() <= ply + 1 {
+                    self.buffers.push(Vec::with_capacity(256));
+                }
+                let scratch = &mut self.buffers[ply + 1];
+                for &mv in &moves {
+                    let undo = pos.make_unsettled(game, mv);
+                    n += pos.count_legal_settling(game, scratch);
+                    pos.unmake(game, &undo);
+                }
+            } else {
+                for &mv in &moves {
+                    let undo = pos.make(game, mv);
+                    n += self.recurse(game, pos, depth - 1, ply + 1);
+                    pos.unmake(game, &undo);
+                }
             }
             n
         };
