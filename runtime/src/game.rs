@@ -311,8 +311,6 @@ pub struct Game<B> {
     pub castles: Vec<Vec<Castle<B>>>,
     /// Per side: the kings' start cells of its castling rules (no castling once none is unmoved).
     pub castle_kings: Vec<B>,
-    /// Per side: the cells its castling rules need safe.
-    pub castle_safe: Vec<B>,
     /// Per colored kind.
     pub royal: Vec<bool>,
     pub resets_clock: Vec<bool>,
@@ -641,7 +639,6 @@ impl<B: CellSet> Game<B> {
             );
         }
         let castle_kings = castles.iter().map(|cs: &Vec<Castle<B>>| B::from_cells(cs.iter().map(|c| c.king_from as usize))).collect();
-        let castle_safe = castles.iter().map(|cs: &Vec<Castle<B>>| cs.iter().fold(B::default(), |s, c| s.or(c.safe_set))).collect();
         for (i, m) in piece_moves.iter_mut().enumerate() {
             m.may_promote = promotion[i / cells].as_ref().is_some_and(|p: &Promotion<B>| {
                 p.from.has(i % cells) || tables.rays_at(i).iter().any(|r| set_of(r.cells).intersects(p.zone))
@@ -899,7 +896,6 @@ impl<B: CellSet> Game<B> {
             promotion,
             castles,
             castle_kings,
-            castle_safe,
             royal,
             resets_clock,
             reach,

@@ -351,7 +351,7 @@ impl<B: CellSet> Position<B> {
         let mv = Move { from: from as u16, to: to as u16, kind, promotion: NO_PROMOTION, aux };
         match &game.promotion[ck] {
             Some(p) if p.zone.has(to) || p.from.has(from) => {
-                let side = ck / game.kinds;
+                let side = game.side_of[ck & 63] as usize;
                 for (&choice, &limit) in p.choices.iter().zip(&p.limit) {
                     if self.choice_open(game, side, choice, limit) {
                         out.push(Move { promotion: choice, ..mv });
@@ -376,40 +376,52 @@ impl<B: CellSet> Position<B> {
         if !self.virgin.intersects(game.castle_kings[us]) {
             return;
         }
-        let mut attacked = None;
-        for (i, c) in game.castles[us].iter().enumerate() {
-            // The cheap conditions first: king and rook unmoved and at home, the cells between empty.
-            let (kf, rf) = (c.king_from as usize, c.rook_from as usize);
-            if !self.virgin.has(kf) || !self.virgin.has(rf) || c.empty.intersects(self.occupied) {
-                continue;
+        // The cheap conditions first, rule by rule; then the cells the open rules need safe,
+        // tested together (a cell two rules need, once).
+        let castles = &game.castles[us];
+        let mut open = 0u64;
+        let mut need = B::default();
+        for (i, c) in castles.iter().enumerate() {
+            if self.castle_open(game, c, us) {
+                open |= 1 << (i & 63);
+                need = need.or(c.safe_set);
             }
-            if self.board[kf] == 0 || self.board[rf] == 0 || self.side_at(game, kf) != us || self.side_at(game, rf) != us {
-                continue;
+        }
+        if open == 0 {
+            return;
+        }
+        if let Some(u) = unattacked {
+            need.remove(u);
+        }
+        let mut attacked = self.attacked_directly_among(game, need, us);
+        for s in need.and_not(attacked).iter() {
+            if self.attacked_along_lines_by_enemy(game, s, us, self.occupied) {
+                attacked.insert(s);
             }
-            // Castling moves the top pieces: one hidden beneath stays on its cell, where neither
-            // the king nor the rook may land.
-            if game.stacks && [kf, rf].iter().any(|&x| self.stacked.has(x) && (x == c.king_to as usize || x == c.rook_to as usize)) {
-                continue;
-            }
-            if self.castle_cells_safe(game, c, unattacked, &mut attacked) {
+        }
+        for (i, c) in castles.iter().enumerate() {
+            // (Beyond 64 rules, the cheap conditions are asked again.)
+            let is_open = if i < 64 { open >> i & 1 != 0 } else { self.castle_open(game, c, us) };
+            if is_open && !c.safe_set.intersects(attacked) {
                 out.push(Move { from: c.king_from, to: c.king_to, kind: MoveKind::Castle, promotion: NO_PROMOTION, aux: i as u32 });
             }
         }
     }
 
-    /// Whether the cells castling rule `c` of the side to move needs safe are (`unattacked`: a
-    /// cell known to be). The cells of the side's rules attacked directly are found at once, when
-    /// the first rule needs them, and kept in `attacked` for the others.
-    #[inline(never)]
-    fn castle_cells_safe(&self, game: &Game<B>, c: &crate::game::Castle<B>, unattacked: Option<usize>, attacked: &mut Option<B>) -> bool {
-        let us = self.to_move;
-        let mut cells = game.castle_safe[us];
-        if let Some(u) = unattacked {
-            cells.remove(u);
+    /// Whether castling rule `c` of `us` passes the cheap conditions: king and rook unmoved and
+    /// at home, the cells between empty (not yet whether the cells to pass are safe).
+    #[inline(always)]
+    fn castle_open(&self, game: &Game<B>, c: &crate::game::Castle<B>, us: usize) -> bool {
+        let (kf, rf) = (c.king_from as usize, c.rook_from as usize);
+        if !self.virgin.has(kf) || !self.virgin.has(rf) || c.empty.intersects(self.occupied) {
+            return false;
         }
-        let hit = *attacked.get_or_insert_with(|| self.attacked_directly_among(game, cells, us));
-        let need = c.safe_set.and(cells);
-        !need.intersects(hit) && !need.iter().any(|s| self.attacked_along_lines_by_enemy(game, s, us, self.occupied))
+        if self.board[kf] == 0 || self.board[rf] == 0 || self.side_at(game, kf) != us || self.side_at(game, rf) != us {
+            return false;
+        }
+        // Castling moves the top pieces: one hidden beneath stays on its cell, where neither
+        // the king nor the rook may land.
+        !(game.stacks && [kf, rf].iter().any(|&x| self.stacked.has(x) && (x == c.king_to as usize || x == c.rook_to as usize)))
     }
 
     /// Whether the piece on `from` would stand unattacked on `to` (the piece lifted off `from`, so
@@ -691,7 +703,7 @@ impl<B: CellSet> Position<B> {
             // As `push`: a move into the zone (or out of a `from-or-to` zone) is one move per
             // choice still open (`captured` choices while the side has lost one), plus the move
             // without promotion on the zone's optional cells and off the zone.
-            let side = ck / game.kinds;
+            let side = game.side_of[ck & 63] as usize;
             let open = p.choices.iter().zip(&p.limit).filter(|&(&c, &limit)| self.choice_open(game, side, c, limit)).count() as u64;
             let promoting = if p.from.has(from) { t } else { t.and(p.zone) };
             let optional = promoting.and_not(p.zone.and_not(p.optional)).count() as u64;
