@@ -441,7 +441,7 @@ impl<B: CellSet> Position<B> {
         let capturable = cells.iter().any(|c| {
             game.ep_capturers[c]
                 .iter()
-                .any(|&(ck, from)| ck as usize / game.kinds == self.to_move && self.by_ck[ck as usize].intersects(from))
+                .any(|&(ck, from)| game.side_of[ck as usize & 63] as usize == self.to_move && self.by_ck[ck as usize].intersects(from))
         });
         if capturable {
             cells.iter().fold(0, |key, c| key ^ game.zobrist.ep[c])
