@@ -190,7 +190,7 @@ impl<B: CellSet> Position<B> {
     /// Whether the drop leaves no royal piece of the mover attacked, judged by playing it.
     fn drop_is_safe(&mut self, game: &Game<B>, mv: Move) -> bool {
         let us = self.to_move;
-        let undo = self.make_move(game, mv);
+        let undo = self.make_move_unkeyed(game, mv);
         let ok = !self.in_check(game, us);
         self.unmake(game, &undo);
         ok

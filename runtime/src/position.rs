@@ -747,12 +747,13 @@ impl<B: CellSet> Position<B> {
     /// [`Position::make`] for a position that is only counted next: the sides with no legal
     /// move are left in (the side to move may have none), and
     /// [`Position::count_legal_settling`] settles the position only when its count finds no
-    /// move, instead of looking for one move first (perft's last ply). Where checks are counted
-    /// (`check-limit`), who is in check depends on who moves next: the whole `make`.
+    /// move, instead of looking for one move first (perft's last ply). The hash is not kept
+    /// ([`Position::make_move_unkeyed`]): a counted position is never looked up. Where checks
+    /// are counted (`check-limit`), who is in check depends on who moves next: the whole `make`.
     #[inline]
     pub fn make_unsettled(&mut self, game: &Game<B>, mv: Move) -> Undo<B> {
         if game.zobrist.checks.is_empty() {
-            self.make_move(game, mv)
+            self.make_move_unkeyed(game, mv)
         } else {
             self.make(game, mv)
         }
@@ -761,6 +762,20 @@ impl<B: CellSet> Position<B> {
     /// `make` without eliminations: the move alone, the turn passed to the next side in the game
     /// (what legality is judged on).
     pub fn make_move(&mut self, game: &Game<B>, mv: Move) -> Undo<B> {
+        self.make_move_as::<true>(game, mv)
+    }
+
+    /// [`Position::make_move`] for a move that is only tested or counted, then taken back: the
+    /// costlier hash keys (the pieces' on a plain move, castling and en passant) are left out,
+    /// so `hash` and `ep_hash` are not the position's until [`Position::unmake`] restores them.
+    /// Legality and move counts never read them.
+    pub fn make_move_unkeyed(&mut self, game: &Game<B>, mv: Move) -> Undo<B> {
+        self.make_move_as::<false>(game, mv)
+    }
+
+    /// [`Position::make_move`], with the hash kept (`KEYS`) or not ([`Position::make_move_unkeyed`]).
+    #[inline(always)]
+    fn make_move_as<const KEYS: bool>(&mut self, game: &Game<B>, mv: Move) -> Undo<B> {
         let from = mv.from as usize;
         let to = mv.to as usize;
         let us = self.to_move;
@@ -843,7 +858,7 @@ impl<B: CellSet> Position<B> {
             _ => {
                 let victim_cell = if mv.kind == MoveKind::EnPassant { self.ep_victim as usize } else { to };
                 if self.board[victim_cell] != 0 {
-                    undo.captured = self.take(game, victim_cell);
+                    undo.captured = if KEYS { self.take(game, victim_cell) } else { self.lift(game, victim_cell) };
                     undo.captured_cell = victim_cell as u16;
                     if game.stacks && self.stacked.has(victim_cell) {
                         // A capture takes the whole stack.
@@ -855,7 +870,7 @@ impl<B: CellSet> Position<B> {
                         self.add_to_hand(game, us * game.kinds + h.hand_kind[undo.captured as usize - 1] as usize, 1);
                     }
                 }
-                let code = self.take(game, from);
+                let code = if KEYS { self.take(game, from) } else { self.lift(game, from) };
                 if game.stacks && self.stacked.has(from) {
                     let hidden = self.take_under(game, from);
                     self.put(game, from, hidden as usize - 1);
@@ -866,7 +881,11 @@ impl<B: CellSet> Position<B> {
                 } else {
                     code as usize - 1
                 };
-                self.put(game, to, ck);
+                if KEYS {
+                    self.put(game, to, ck);
+                } else {
+                    self.place(game, to, ck);
+                }
                 reset |= game.resets_clock[code as usize - 1];
                 // An uncovered hidden piece has not moved.
                 if !undo.revealed {
@@ -880,7 +899,7 @@ impl<B: CellSet> Position<B> {
         }
         // (Rights change only with a king's or rook's start cell: most moves touch none.)
         let changed = undo.virgin.and_not(self.virgin).or(self.virgin.and_not(undo.virgin));
-        if changed.intersects(game.castle_cell_set) {
+        if KEYS && changed.intersects(game.castle_cell_set) {
             self.hash ^= self.castle_key(game, undo.virgin) ^ self.castle_key(game, self.virgin);
         }
         self.halfmove = if reset { 0 } else { self.halfmove.saturating_add(1) };
@@ -895,7 +914,10 @@ impl<B: CellSet> Position<B> {
             self.fullmove = self.fullmove.saturating_add(1);
         }
         self.set_to_move(game, next);
-        if !(ep_cells.is_empty() && self.ep_cells.is_empty()) {
+        if !KEYS {
+            self.ep_cells = ep_cells;
+            self.ep_victim = ep_victim;
+        } else if !(ep_cells.is_empty() && self.ep_cells.is_empty()) {
             self.set_en_passant(game, ep_cells, ep_victim);
         }
         if let Some(p) = &game.passing {
