@@ -131,7 +131,8 @@ pub mod leaps {
     /// Plain leaps and `initial en-passant-target` steps (a cell or more that must be empty,
     /// then the destination, quiet).
     pub const INITIAL: u8 = 2;
-    /// As `INITIAL`, and captures en passant (the general walk while an en-passant cell is set).
+    /// As `INITIAL`, and captures en passant (the general walk when it could take on an
+    /// en-passant cell now).
     pub const INITIAL_EP: u8 = 4;
 }
 
@@ -298,6 +299,10 @@ pub struct Game<B> {
     /// Per colored kind: whether it has winding or hop rules (followed apart from its rays: the
     /// other kinds' moves are found from their rays alone, even in games with such rules).
     pub walked: Vec<bool>,
+    /// Per colored kind (at most 64): the leaper classes (`PieceMoves::leaper`) its cells have.
+    /// When the position allows one of them, its pieces judged by set are looked at in a loop of
+    /// their own first, those of an allowed class counted at once, with no gate test.
+    pub kind_leaps: [u8; 64],
     /// Per side: its colored kinds, the most numerous in the setup first and royal ones last,
     /// the order in which [`Position::has_legal_move`](crate::position::Position) looks for a
     /// move (the first piece with one answers).
@@ -833,6 +838,8 @@ impl<B: CellSet> Game<B> {
                 }
             }
         }
+        // The leaper classes each kind has somewhere (see `Game::kind_leaps`).
+        let kind_leaps = std::array::from_fn(|ck| piece_moves.get(ck * cells..(ck + 1) * cells).unwrap_or_default().iter().fold(0, |k, m| k | m.leaper));
         let walked = (0..sides * kinds).map(|ck| !winders[ck].is_empty() || !hoppers[ck].is_empty()).collect();
         let any_order = (0..sides)
             .map(|s| {
@@ -846,6 +853,7 @@ impl<B: CellSet> Game<B> {
         let passing = crate::passing::Passing::new(&tables, cells, [0, splitmix(&mut seed), splitmix(&mut seed), splitmix(&mut seed)]);
         Game {
             passing,
+            kind_leaps,
             hoppers,
             hopping,
             hop_cks,

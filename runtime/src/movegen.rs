@@ -29,7 +29,7 @@ pub struct Pins<B> {
 }
 
 /// Pins beyond this many are still found, but their moves are tested by playing them.
-const MAX_PINS: usize = 8;
+const MAX_PINS: usize = 4;
 
 impl<B: CellSet> Pins<B> {
     fn new() -> Pins<B> {
@@ -76,7 +76,7 @@ impl<B: CellSet> Position<B> {
     /// Whether `mv` leaves no royal piece of `us` attacked, judged by playing it (on the move
     /// alone, before any side goes out).
     fn legal_by_playing(&mut self, game: &Game<B>, mv: Move, us: usize) -> bool {
-        let undo = self.make_move(game, mv);
+        let undo = self.make_move_unkeyed(game, mv);
         let ok = !self.in_check(game, us);
         self.unmake(game, &undo);
         ok
@@ -627,7 +627,7 @@ impl<B: CellSet> Position<B> {
             }
             // Playing the move records whether the royal pieces still face each other
             // (`passes`); the pass is added apart (`push_pass`).
-            let undo = self.make_move(game, mv);
+            let undo = self.make_move_unkeyed(game, mv);
             let ok = !self.in_check(game, us) && self.passes != crate::passing::ENDED_FACING;
             self.unmake(game, &undo);
             return ok;
@@ -940,6 +940,21 @@ impl<B: CellSet> Position<B> {
         n
     }
 
+    /// The pieces of the side to move that could capture en passant on the en-passant cells
+    /// (`Game::ep_capturers`): walked, not counted at once.
+    #[inline(never)]
+    fn ep_capturing(&self, game: &Game<B>) -> B {
+        let mut able = B::default();
+        for c in self.ep_cells.iter() {
+            for &(ck, from) in &game.ep_capturers[c] {
+                if game.side_of[ck as usize & 63] as usize == self.to_move {
+                    able = able.or(from.and(self.by_ck[ck as usize]));
+                }
+            }
+        }
+        able
+    }
+
     /// The moves of the side to move's pieces counted by set, and the others listed in
     /// `scratch` (see [`Position::count_legal`]); `WATCHED`: whether the game has hops or
     /// winding rules, whose watched cells are judged one by one; `ANY`: stop after the first
@@ -957,10 +972,10 @@ impl<B: CellSet> Position<B> {
         // (`Game::any_order`).
         let mut present = self.present & game.side_cks[us];
         // The leapers counted at once here (`PieceMoves::leaper`): not those with initial steps
-        // while cells are watched (a step onto one is listed), nor those that may capture en
-        // passant while a cell is set (such captures are listed).
-        let leap_kinds = leaps::PLAIN
-            | if watching { 0 } else { leaps::INITIAL | if self.ep_cells.is_empty() { leaps::INITIAL_EP } else { 0 } };
+        // while cells are watched (a step onto one is listed), nor those that can capture en
+        // passant now (such captures are listed).
+        let leap_kinds = leaps::PLAIN | if watching { 0 } else { leaps::INITIAL | leaps::INITIAL_EP };
+        let walk_all = if self.ep_cells.is_empty() { one_by_one } else { one_by_one.or(self.ep_capturing(game)) };
         let mut i = 0;
         loop {
             let ck = if ANY {
@@ -983,31 +998,39 @@ impl<B: CellSet> Position<B> {
             }
             let enemy = if game.any_no_check && game.no_check[ck] { enemy_unroyal } else { enemy };
             let promotion = game.promotion[ck].as_ref();
+            // The pieces judged by set whose class the position allows (`leap_kinds`) counted
+            // at once (`PieceMoves::leaper`): their plain leaps as one set, and while unmoved
+            // their initial steps; unless the set meets a watched cell (those moves are listed),
+            // or the piece could capture en passant now (`walk_all`). Only kinds with such cells
+            // (`Game::kind_leaps`) look; the others are walked.
+            let mut walk = pieces;
+            if game.kind_leaps[ck & 63] & leap_kinds != 0 {
+                walk = pieces.and(walk_all);
+                for from in pieces.and_not(walk_all).iter() {
+                    let m = &game.piece_moves[ck * game.cells + from];
+                    let t = m.leap_quiet.and_not(self.occupied).or(m.leap_capture.and(enemy));
+                    if m.leaper & leap_kinds == 0 || (watching && t.intersects(watched)) {
+                        walk.insert(from);
+                        continue;
+                    }
+                    n += self.count_by_set(game, ck, from, t, stops, promotion);
+                    if m.leaper != leaps::PLAIN && self.virgin.has(from) {
+                        n += self.count_initial_steps(game, m, stops);
+                    }
+                    if ANY && n > 0 {
+                        return n;
+                    }
+                }
+            }
             // The cells that block this kind's rays: occupied by pieces it may not capture.
             let stuck = self.occupied.and_not(enemy);
-            for from in pieces.iter() {
+            for from in walk.iter() {
                 let m = &game.piece_moves[ck * game.cells + from];
                 if m.gated && m.gates.and_not(stuck).is_empty() {
                     // Every ray is blocked where it starts (`PieceMoves::gates`): no move.
                     continue;
                 }
                 let mut by_set = !one_by_one.has(from);
-                if by_set && m.leaper & leap_kinds != 0 {
-                    // Plain leaps (and initial steps) alone (`PieceMoves::leaper`): one set,
-                    // counted at once, unless it meets a watched cell (those moves are listed,
-                    // below).
-                    let t = m.leap_quiet.and_not(self.occupied).or(m.leap_capture.and(enemy));
-                    if !(watching && t.intersects(watched)) {
-                        n += self.count_by_set(game, ck, from, t, stops, promotion);
-                        if m.leaper != leaps::PLAIN && self.virgin.has(from) {
-                            n += self.count_initial_steps(game, m, stops);
-                        }
-                        if ANY && n > 0 {
-                            return n;
-                        }
-                        continue;
-                    }
-                }
                 let listed = scratch.len();
                 let (mut targets, mut sets_ep, mut stationary) = self.piece_moves(game, ck, from, enemy, !by_set, scratch);
                 // With hops or winding rules: every move of a piece on a watched cell is judged
