@@ -114,9 +114,8 @@ pub struct PieceMoves<B> {
     pub gates: B,
     pub gated: bool,
     /// Whether the piece has nothing here but plain leaps (`leaps::PLAIN`: no slide, special
-    /// ray, hop or winding rule), or those and initial steps (`leaps::INITIAL`, `INITIAL_EP`:
-    /// its special rays are a pawn's double steps, which set en-passant cells, and its captures
-    /// en passant). Counted by set, its moves are then one set's size (with its promotions) and
+    /// ray, hop or winding rule), or those and initial steps (`leaps::INITIAL`: its special rays
+    /// are a pawn's double steps, which set en-passant cells, and its captures en passant). Counted by set, its moves are then one set's size (with its promotions) and
     /// its double steps, found without the general walk: most of Webball's pieces, the soccer
     /// ball's pawns and guards, every knight, pawns.
     pub leaper: u8,
@@ -128,12 +127,10 @@ pub mod leaps {
     /// Other moves: the general walk.
     pub const NO: u8 = 0;
     pub const PLAIN: u8 = 1;
-    /// Plain leaps and `initial en-passant-target` steps (a cell or more that must be empty,
-    /// then the destination, quiet).
+    /// Plain leaps, `initial en-passant-target` steps (a cell or more that must be empty, then
+    /// the destination, quiet) and captures en passant (a piece that could take on an
+    /// en-passant cell now takes the general walk: `Position::ep_capturing`).
     pub const INITIAL: u8 = 2;
-    /// As `INITIAL`, and captures en passant (the general walk when it could take on an
-    /// en-passant cell now).
-    pub const INITIAL_EP: u8 = 4;
 }
 
 /// One run of a plain slide (see [`Segment`]): `next` is the index of the next slide's first
@@ -827,11 +824,7 @@ impl<B: CellSet> Game<B> {
                     } else if m.specials.0 == m.specials.1 {
                         leaps::PLAIN
                     } else if !m.may_promote && initial_steps_apart(&specials[m.specials.0 as usize..m.ep_only as usize], step) {
-                        if m.ep_only == m.specials.1 {
-                            leaps::INITIAL
-                        } else {
-                            leaps::INITIAL_EP
-                        }
+                        leaps::INITIAL
                     } else {
                         leaps::NO
                     };

@@ -940,21 +940,6 @@ impl<B: CellSet> Position<B> {
         n
     }
 
-    /// The pieces of the side to move that could capture en passant on the en-passant cells
-    /// (`Game::ep_capturers`): walked, not counted at once.
-    #[inline(never)]
-    fn ep_capturing(&self, game: &Game<B>) -> B {
-        let mut able = B::default();
-        for c in self.ep_cells.iter() {
-            for &(ck, from) in &game.ep_capturers[c] {
-                if game.side_of[ck as usize & 63] as usize == self.to_move {
-                    able = able.or(from.and(self.by_ck[ck as usize]));
-                }
-            }
-        }
-        able
-    }
-
     /// The moves of the side to move's pieces counted by set, and the others listed in
     /// `scratch` (see [`Position::count_legal`]); `WATCHED`: whether the game has hops or
     /// winding rules, whose watched cells are judged one by one; `ANY`: stop after the first
@@ -974,7 +959,7 @@ impl<B: CellSet> Position<B> {
         // The leapers counted at once here (`PieceMoves::leaper`): not those with initial steps
         // while cells are watched (a step onto one is listed), nor those that can capture en
         // passant now (such captures are listed).
-        let leap_kinds = leaps::PLAIN | if watching { 0 } else { leaps::INITIAL | leaps::INITIAL_EP };
+        let leap_kinds = leaps::PLAIN | if watching { 0 } else { leaps::INITIAL };
         let walk_all = if self.ep_cells.is_empty() { one_by_one } else { one_by_one.or(self.ep_capturing(game)) };
         let mut i = 0;
         loop {

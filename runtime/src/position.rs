@@ -431,23 +431,33 @@ impl<B: CellSet> Position<B> {
         key
     }
 
-    /// The hash keys of en-passant `cells` if the side to move can take on one of them (with more
-    /// than two sides: and may take the piece there, not a teammate's).
-    fn ep_key(&self, game: &Game<B>, cells: B) -> u64 {
+    /// The hash keys of the en-passant cells if the side to move can take on one of them (with
+    /// more than two sides: and may take the piece there, not a teammate's).
+    fn ep_key(&self, game: &Game<B>) -> u64 {
         let victim = self.ep_victim as usize;
         if game.sides > 2 && (self.ep_victim == NO_CELL || !self.capturable_at(game, victim)) {
             return 0;
         }
-        let capturable = cells.iter().any(|c| {
-            game.ep_capturers[c]
-                .iter()
-                .any(|&(ck, from)| game.side_of[ck as usize & 63] as usize == self.to_move && self.by_ck[ck as usize].intersects(from))
-        });
-        if capturable {
-            cells.iter().fold(0, |key, c| key ^ game.zobrist.ep[c])
-        } else {
+        if self.ep_capturing(game).is_empty() {
             0
+        } else {
+            self.ep_cells.iter().fold(0, |key, c| key ^ game.zobrist.ep[c])
         }
+    }
+
+    /// The pieces of the side to move that could capture en passant on the en-passant cells
+    /// (`Game::ep_capturers`).
+    #[inline(never)]
+    pub(crate) fn ep_capturing(&self, game: &Game<B>) -> B {
+        let mut able = B::default();
+        for c in self.ep_cells.iter() {
+            for &(ck, from) in &game.ep_capturers[c] {
+                if game.side_of[ck as usize & 63] as usize == self.to_move {
+                    able = able.or(from.and(self.by_ck[ck as usize]));
+                }
+            }
+        }
+        able
     }
 
     /// Sets the en-passant cells; call it after the side to move is set.
@@ -455,7 +465,7 @@ impl<B: CellSet> Position<B> {
         self.hash ^= self.ep_hash;
         self.ep_cells = cells;
         self.ep_victim = victim;
-        self.ep_hash = if cells.is_empty() { 0 } else { self.ep_key(game, cells) };
+        self.ep_hash = if cells.is_empty() { 0 } else { self.ep_key(game) };
         self.hash ^= self.ep_hash;
     }
 
@@ -1061,6 +1071,6 @@ impl<B: CellSet> Position<B> {
         if let Some(p) = &game.passing {
             h ^= p.keys[self.passes as usize & 3];
         }
-        h ^ self.ep_key(game, self.ep_cells)
+        h ^ self.ep_key(game)
     }
 }
