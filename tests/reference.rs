@@ -82,6 +82,29 @@ fn runtime_agrees_with_reference_in_random_middlegames() {
     }
 }
 
+/// Castling whose rook, leaving its cell, opens a line across the seam onto the king's
+/// destination (cylindrical chess, where the rules are marked `recheck`): refused, as the
+/// reference finds by playing it; and both castlings where nothing stands behind. (Counting
+/// skips `is_legal` for castling only without `recheck`.)
+#[test]
+fn castling_that_opens_a_line_agrees_with_reference() {
+    let path = "examples/cylindrical.orbis";
+    let v = common::variant(path);
+    let engine = common::engine(path);
+    for (fen, castlings) in [
+        ("k7/8/8/8/8/8/8/r1B1K2R w K - 0 1", 0),
+        ("3k4/8/8/8/8/8/8/R3KB1r w Q - 0 1", 0),
+        ("3k4/8/8/8/8/8/8/R3K2R w KQ - 0 1", 2),
+    ] {
+        let moves = engine.moves(Some(fen)).unwrap();
+        assert_eq!(moves.iter().filter(|m| m.notation.starts_with("O-O")).count(), castlings, "{fen}");
+        let p = from_general(&v, &engine.general_text(Some(fen)).unwrap());
+        for depth in 1..=3 {
+            assert_eq!(engine.perft(Some(fen), depth).unwrap(), perft(&v, &p, depth), "{fen} perft({depth})");
+        }
+    }
+}
+
 /// The examples with stacks, a hand, crowning, `cannot-check`, `royal-path unattacked` and
 /// `bare`: the features the reference models beyond plain moves. And test boards: crowned
 /// chess with free royal paths, where the lone crowned piece is judged by its safe destinations

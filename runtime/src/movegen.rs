@@ -367,14 +367,36 @@ impl<B: CellSet> Position<B> {
         }
     }
 
-    /// Appends the castling moves of the side to move whose cells are free and safe (`unattacked`:
-    /// a cell already known to be safe).
-    #[inline(never)]
-    fn castling_moves(&self, game: &Game<B>, unattacked: Option<usize>, out: &mut Vec<Move>) {
+    /// Appends the castling moves of the side to move whose cells are free and safe.
+    ///
+    /// When counting ([`Position::count_legal`]), `judged` holds the position's legality and
+    /// the cells the lone royal piece's moves found unattacked: castling tests those cells no
+    /// more, and counts the moves that are then surely legal instead of appending them (the
+    /// lone royal piece's castling, where `is_legal` would only ask `castle_safe` and a rule
+    /// with no `recheck` is safe once its cells are).
+    #[inline(always)]
+    fn castling_moves(&self, game: &Game<B>, judged: Option<(&Legality<B>, B)>, out: &mut Vec<Move>) -> u64 {
+        // Most positions have no castling right left, or none with its cells empty: answered
+        // without a call.
         let us = self.to_move;
-        // Most positions have no castling right left.
-        if !self.virgin.intersects(game.castle_kings[us]) {
-            return;
+        if !self.virgin.intersects(game.castle_kings[us]) || game.castles[us].iter().all(|c| c.empty.intersects(self.occupied)) {
+            return 0;
+        }
+        self.castling_moves_with_rights(game, judged, out)
+    }
+
+    /// [`Position::castling_moves`] when the side to move has a castling right.
+    #[inline(never)]
+    fn castling_moves_with_rights(&self, game: &Game<B>, judged: Option<(&Legality<B>, B)>, out: &mut Vec<Move>) -> u64 {
+        let us = self.to_move;
+        let (mut safe, mut sure) = (B::default(), None);
+        if let Some((l, known_safe)) = judged {
+            if !l.in_check {
+                // (The royal piece's own cell, then.)
+                safe = known_safe.or(l.lone_royal.map_or(B::default(), B::single));
+            }
+            // (Unless the royal path may refuse them; facing was answered before.)
+            sure = l.lone_royal.filter(|_| !game.tables.rules.royal_path_unattacked);
         }
         // The cheap conditions first, rule by rule; then the cells the open rules need safe,
         // tested together (a cell two rules need, once).
@@ -388,24 +410,28 @@ impl<B: CellSet> Position<B> {
             }
         }
         if open == 0 {
-            return;
+            return 0;
         }
-        if let Some(u) = unattacked {
-            need.remove(u);
-        }
+        need = need.and_not(safe);
         let mut attacked = self.attacked_directly_among(game, need, us);
         for s in need.and_not(attacked).iter() {
             if self.attacked_along_lines_by_enemy(game, s, us, self.occupied) {
                 attacked.insert(s);
             }
         }
+        let mut n = 0;
         for (i, c) in castles.iter().enumerate() {
             // (Beyond 64 rules, the cheap conditions are asked again.)
             let is_open = if i < 64 { open >> i & 1 != 0 } else { self.castle_open(game, c, us) };
             if is_open && !c.safe_set.intersects(attacked) {
-                out.push(Move { from: c.king_from, to: c.king_to, kind: MoveKind::Castle, promotion: NO_PROMOTION, aux: i as u32 });
+                if !c.recheck && sure == Some(c.king_from as usize) && !(game.stacks && (self.stacked.has(c.king_from as usize) || self.stacked.has(c.rook_from as usize))) {
+                    n += 1;
+                } else {
+                    out.push(Move { from: c.king_from, to: c.king_to, kind: MoveKind::Castle, promotion: NO_PROMOTION, aux: i as u32 });
+                }
             }
         }
+        n
     }
 
     /// Whether castling rule `c` of `us` passes the cheap conditions: king and rook unmoved and
@@ -471,23 +497,34 @@ impl<B: CellSet> Position<B> {
         safe
     }
 
-    /// How many of `targets` the piece on `from` would stand unattacked on (see
+    /// The cells of `targets` the piece on `from` would stand unattacked on (see
     /// [`Position::safe_destination`]), the piece lifted off the board for the lines (direct
     /// attacks do not depend on the board: found for all targets at once; with hops and winding
     /// each destination is judged with the piece put there).
     #[inline(never)]
-    fn safe_destinations(&mut self, game: &Game<B>, from: usize, targets: B, us: usize) -> u32 {
+    fn safe_destinations(&mut self, game: &Game<B>, from: usize, targets: B, us: usize) -> B {
         if targets.is_empty() {
-            return 0;
+            return targets;
         }
         if game.winding || game.hopping {
             // A winding flood may pass the piece's own cell, and a hop may depend on the kind it
             // takes: each destination judged with the piece moved there.
-            return targets.iter().filter(|&to| self.safe_destination(game, from, to, us)).count() as u32;
+            let mut safe = B::default();
+            for to in targets.iter() {
+                if self.safe_destination(game, from, to, us) {
+                    safe.insert(to);
+                }
+            }
+            return safe;
         }
-        let unattacked = targets.and_not(self.attacked_directly_among(game, targets, us));
+        let mut safe = targets.and_not(self.attacked_directly_among(game, targets, us));
         let occupied = self.occupied.and_not(B::single(from));
-        unattacked.iter().filter(|&to| !self.attacked_along_lines_by_enemy(game, to, us, occupied)).count() as u32
+        for to in safe.iter() {
+            if self.attacked_along_lines_by_enemy(game, to, us, occupied) {
+                safe.remove(to);
+            }
+        }
+        safe
     }
 
     /// Appends the crowning moves of the side to move: each piece in its hand onto each own
@@ -898,7 +935,9 @@ impl<B: CellSet> Position<B> {
         let judged = Judged { l: l.as_ref(), one_by_one, stops, lone_royal, watched };
         // The watched cells' handling is compiled only into the games that have any.
         // (With no watched cell the `WATCHED` copy counts alike: the early answer has one copy.)
-        let mut n = if ANY {
+        // The cells the lone royal piece's moves found unattacked, and its own cell when it is
+        // not in check: castling's cells that need no test.
+        let (mut n, known_safe) = if ANY {
             self.count_pieces::<true, true>(game, &judged, scratch)
         } else if game.hopping || game.winding {
             self.count_pieces::<true, false>(game, &judged, scratch)
@@ -908,9 +947,7 @@ impl<B: CellSet> Position<B> {
         if ANY && n > 0 {
             return n;
         }
-        // The royal piece's own cell is known to be safe when it is not in check.
-        let unattacked = l.as_ref().and_then(|l| l.lone_royal.filter(|_| !l.in_check));
-        self.castling_moves(game, unattacked, scratch);
+        n += self.castling_moves(game, l.as_ref().map(|l| (l, known_safe)), scratch);
         if let Some(l) = &l {
             self.keep_legal(game, l, scratch, 0);
         }
@@ -945,13 +982,15 @@ impl<B: CellSet> Position<B> {
     /// winding rules, whose watched cells are judged one by one; `ANY`: stop after the first
     /// piece with a move counted.
     #[inline(always)]
-    fn count_pieces<const WATCHED: bool, const ANY: bool>(&mut self, game: &Game<B>, j: &Judged<'_, B>, scratch: &mut Vec<Move>) -> u64 {
+    fn count_pieces<const WATCHED: bool, const ANY: bool>(&mut self, game: &Game<B>, j: &Judged<'_, B>, scratch: &mut Vec<Move>) -> (u64, B) {
         let (enemy, enemy_unroyal) = self.targets(game);
         let us = self.to_move;
         let Judged { l, one_by_one, stops, lone_royal, watched } = *j;
         // (Most positions watch no cell.)
         let watching = WATCHED && !watched.is_empty();
         let mut n = 0u64;
+        // The cells the lone royal piece's moves found unattacked (for castling).
+        let mut known_safe = B::default();
         // Kind by kind, so that what depends on the kind is looked up once: the kinds present
         // (`Position::present`), or with `ANY` all, the likeliest to have a move first
         // (`Game::any_order`).
@@ -1003,7 +1042,7 @@ impl<B: CellSet> Position<B> {
                         n += self.count_initial_steps(game, m, stops);
                     }
                     if ANY && n > 0 {
-                        return n;
+                        return (n, known_safe);
                     }
                 }
             }
@@ -1055,9 +1094,16 @@ impl<B: CellSet> Position<B> {
                         let targets = targets.and(reach.normal);
                         // The empty cells passed on the way were tested as a destination is.
                         n += targets.and(reach.known).and_not(reach.hit).count() as u64;
-                        n += self.safe_destinations(game, from, targets.and_not(reach.known), us) as u64;
+                        n += self.safe_destinations(game, from, targets.and_not(reach.known), us).count() as u64;
                     } else {
-                        n += self.safe_destinations(game, from, targets, us) as u64;
+                        let safe = self.safe_destinations(game, from, targets, us);
+                        n += safe.count() as u64;
+                        // Safe with the royal piece lifted is safe with it in place (it only
+                        // blocks lines): castling need not test these cells again. (Not with
+                        // hops, where a lifted piece may be a hurdle.)
+                        if !(game.hopping || game.winding) {
+                            known_safe = safe.and_not(self.occupied);
+                        }
                     }
                 } else if let Some(count) = self.count_pinned(game, l.filter(|_| pins_decide), ck, from, targets, promotion) {
                     n += count;
@@ -1070,11 +1116,11 @@ impl<B: CellSet> Position<B> {
                     scratch.push(Move { from: from as u16, to: from as u16, kind: MoveKind::Stationary, promotion: NO_PROMOTION, aux: 0 });
                 }
                 if ANY && n > 0 {
-                    return n;
+                    return (n, known_safe);
                 }
             }
         }
-        n
+        (n, known_safe)
     }
 }
 
