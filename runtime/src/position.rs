@@ -390,6 +390,33 @@ impl<B: CellSet> Position<B> {
         self.occupied.insert(cell);
     }
 
+    /// The piece of colored kind `ck` on `from` moved to the empty cell `to` without the hash:
+    /// `lift` and `place` in one, each of the piece's sets looked up once.
+    #[inline(always)]
+    fn shift(&mut self, game: &Game<B>, from: usize, to: usize, ck: usize) {
+        self.board[to] = self.board[from];
+        self.board[from] = 0;
+        let by_ck = &mut self.by_ck[ck];
+        by_ck.remove(from);
+        by_ck.insert(to);
+        let side = game.side_of[ck & 63] as usize;
+        let by_side = &mut self.by_side[side];
+        by_side.remove(from);
+        by_side.insert(to);
+        if game.line_ck_mask >> (ck & 63) & 1 != 0 {
+            let lines = &mut self.line_pieces[side];
+            lines.remove(from);
+            lines.insert(to);
+        }
+        if game.royal_ck_mask >> (ck & 63) & 1 != 0 {
+            let royals = &mut self.royal_tops[side];
+            royals.remove(from);
+            royals.insert(to);
+        }
+        self.occupied.remove(from);
+        self.occupied.insert(to);
+    }
+
     /// `take` without the hash.
     #[inline(always)]
     fn lift(&mut self, game: &Game<B>, cell: usize) -> u8 {
@@ -776,8 +803,9 @@ impl<B: CellSet> Position<B> {
     }
 
     /// [`Position::make_move`] for a move that is only tested or counted, then taken back: the
-    /// costlier hash keys (the pieces' on a plain move, castling and en passant) are left out,
-    /// so `hash` and `ep_hash` are not the position's until [`Position::unmake`] restores them.
+    /// hash keys of the common moves (the pieces', the side to move's, the unmoved cells',
+    /// castling's and en passant's) are left out, so `hash` and `ep_hash` are not the position's
+    /// until [`Position::unmake`] restores them.
     /// Legality and move counts never read them.
     pub fn make_move_unkeyed(&mut self, game: &Game<B>, mv: Move) -> Undo<B> {
         self.make_move_as::<false>(game, mv)
@@ -874,32 +902,46 @@ impl<B: CellSet> Position<B> {
                         // A capture takes the whole stack.
                         undo.captured_under = self.take_under(game, victim_cell);
                     }
-                    self.clear_virgin(game, victim_cell);
+                    self.clear_virgin_as::<KEYS>(game, victim_cell);
                     reset = true;
                     if let Some(h) = game.hands.as_ref().filter(|h| h.capture_to_hand) {
                         self.add_to_hand(game, us * game.kinds + h.hand_kind[undo.captured as usize - 1] as usize, 1);
                     }
                 }
-                let code = if KEYS { self.take(game, from) } else { self.lift(game, from) };
-                if game.stacks && self.stacked.has(from) {
-                    let hidden = self.take_under(game, from);
-                    self.put(game, from, hidden as usize - 1);
-                    undo.revealed = true;
-                }
-                let ck = if mv.promotion != NO_PROMOTION {
-                    us * game.kinds + mv.promotion as usize
+                let code = self.board[from];
+                if mv.promotion == NO_PROMOTION && !(game.stacks && self.stacked.has(from)) {
+                    // (Most moves: the piece goes on as it is, and leaves its cell empty.)
+                    let ck = code as usize - 1;
+                    self.shift(game, from, to, ck);
+                    if KEYS {
+                        self.hash ^= game.zobrist.piece[ck * game.cells + from] ^ game.zobrist.piece[ck * game.cells + to];
+                    }
                 } else {
-                    code as usize - 1
-                };
-                if KEYS {
-                    self.put(game, to, ck);
-                } else {
-                    self.place(game, to, ck);
+                    if KEYS {
+                        self.take(game, from);
+                    } else {
+                        self.lift(game, from);
+                    }
+                    if game.stacks && self.stacked.has(from) {
+                        let hidden = self.take_under(game, from);
+                        self.put(game, from, hidden as usize - 1);
+                        undo.revealed = true;
+                    }
+                    let ck = if mv.promotion != NO_PROMOTION {
+                        us * game.kinds + mv.promotion as usize
+                    } else {
+                        code as usize - 1
+                    };
+                    if KEYS {
+                        self.put(game, to, ck);
+                    } else {
+                        self.place(game, to, ck);
+                    }
                 }
                 reset |= game.resets_clock[code as usize - 1];
                 // An uncovered hidden piece has not moved.
                 if !undo.revealed {
-                    self.clear_virgin(game, from);
+                    self.clear_virgin_as::<KEYS>(game, from);
                 }
                 if mv.kind == MoveKind::EnPassantTarget {
                     ep_cells = game.rays[mv.aux as usize].must_empty;
@@ -923,7 +965,11 @@ impl<B: CellSet> Position<B> {
         if wrapped {
             self.fullmove = self.fullmove.saturating_add(1);
         }
-        self.set_to_move(game, next);
+        if KEYS {
+            self.set_to_move(game, next);
+        } else {
+            self.to_move = next;
+        }
         if !KEYS {
             self.ep_cells = ep_cells;
             self.ep_victim = ep_victim;
@@ -960,9 +1006,17 @@ impl<B: CellSet> Position<B> {
 
     #[inline(always)]
     fn clear_virgin(&mut self, game: &Game<B>, cell: usize) {
+        self.clear_virgin_as::<true>(game, cell);
+    }
+
+    /// `clear_virgin`, with the hash kept (`KEYS`) or not ([`Position::make_move_unkeyed`]).
+    #[inline(always)]
+    fn clear_virgin_as<const KEYS: bool>(&mut self, game: &Game<B>, cell: usize) {
         if self.virgin.has(cell) {
             self.virgin.remove(cell);
-            self.hash ^= game.zobrist.virgin[cell];
+            if KEYS {
+                self.hash ^= game.zobrist.virgin[cell];
+            }
         }
     }
 
@@ -1016,11 +1070,15 @@ impl<B: CellSet> Position<B> {
                 self.place(game, c.rook_from as usize, rook as usize - 1);
             }
             _ => {
-                if undo.revealed {
-                    self.cover(game, mv.from as usize);
+                if mv.promotion == NO_PROMOTION && !undo.revealed {
+                    self.shift(game, mv.to as usize, mv.from as usize, undo.moved as usize - 1);
+                } else {
+                    if undo.revealed {
+                        self.cover(game, mv.from as usize);
+                    }
+                    self.lift(game, mv.to as usize);
+                    self.place(game, mv.from as usize, undo.moved as usize - 1);
                 }
-                self.lift(game, mv.to as usize);
-                self.place(game, mv.from as usize, undo.moved as usize - 1);
                 if undo.captured != 0 {
                     self.place(game, undo.captured_cell as usize, undo.captured as usize - 1);
                     if let Some(h) = game.hands.as_ref().filter(|h| h.capture_to_hand) {
