@@ -228,6 +228,8 @@ pub struct Castle<B> {
     pub rook_to: u16,
     /// `empty` minus the king's and rook's own cells.
     pub empty: B,
+    /// `king_from` and `rook_from`: both must hold an unmoved piece of the side.
+    pub home: B,
     pub safe: Vec<u16>,
     /// `safe` as a set.
     pub safe_set: B,
@@ -632,6 +634,7 @@ impl<B: CellSet> Game<B> {
                             rook_from: c.rook_from,
                             rook_to: c.rook_to,
                             empty,
+                            home: B::from_cells([c.king_from as usize, c.rook_from as usize]),
                             safe: c.safe.clone(),
                             safe_set: B::from_cells(c.safe.iter().map(|&x| x as usize)),
                             recheck,

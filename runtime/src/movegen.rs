@@ -439,10 +439,7 @@ impl<B: CellSet> Position<B> {
     #[inline(always)]
     fn castle_open(&self, game: &Game<B>, c: &crate::game::Castle<B>, us: usize) -> bool {
         let (kf, rf) = (c.king_from as usize, c.rook_from as usize);
-        if !self.virgin.has(kf) || !self.virgin.has(rf) || c.empty.intersects(self.occupied) {
-            return false;
-        }
-        if self.board[kf] == 0 || self.board[rf] == 0 || self.side_at(game, kf) != us || self.side_at(game, rf) != us {
+        if !c.home.and_not(self.virgin.and(self.by_side[us])).is_empty() || c.empty.intersects(self.occupied) {
             return false;
         }
         // Castling moves the top pieces: one hidden beneath stays on its cell, where neither
