@@ -580,7 +580,9 @@ impl<B: CellSet> Position<B> {
     }
 
     /// What legality needs to know of the position, computed once per generation; `None` when
-    /// the side to move has no royal piece (every pseudo-legal move is legal).
+    /// the side to move has no royal piece (every pseudo-legal move is legal). (Inlined: the
+    /// result is large, and a call would copy it.)
+    #[inline(always)]
     fn legality(&mut self, game: &Game<B>) -> Option<Legality<B>> {
         let us = self.to_move;
         let royals = self.royals(game, us);
