@@ -49,6 +49,20 @@ impl Segment {
             (self.mask & ((!0u64 << b) << 1), Some(b))
         }
     }
+
+    /// With `occupied`, the bits of the run's word: the run's cells up to the first occupied
+    /// one and with it, if there is one.
+    #[inline(always)]
+    pub fn reach(&self, occupied: u64) -> Option<u64> {
+        let hit = self.mask & occupied;
+        if hit == 0 {
+            None
+        } else if self.up {
+            Some(self.mask & (hit ^ (hit - 1)))
+        } else {
+            Some(self.mask & (!0u64 << (63 - hit.leading_zeros())))
+        }
+    }
 }
 
 /// The occupied cells along runs, in order (see [`Game::occupied_along`]).
@@ -100,6 +114,10 @@ pub struct PieceMoves<B> {
     pub leap_capture: B,
     /// A range of `Game::slide_runs`: the plain slides and lame leaps, run after run.
     pub slides: (u32, u32),
+    /// Whether every run of `slides` both moves and captures, and none returns to the start
+    /// (a rider's): then the cells reached, blockers included, are found as one set
+    /// ([`Segment::reach`]).
+    pub plain_slides: bool,
     /// A range of `Game::specials`: the other rays; those from `ep_only` on do nothing but
     /// capture en passant (skipped while no en-passant cell is set).
     pub specials: (u32, u32),
@@ -421,6 +439,7 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
             leap_quiet: B::default(),
             leap_capture: B::default(),
             slides: (runs.len() as u32, 0),
+            plain_slides: false,
             specials: (specials.len() as u32, 0),
             ep_only: 0,
             may_promote: true,
@@ -479,6 +498,7 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
         m.ep_only = specials.len() as u32;
         specials.extend(ep_only);
         m.slides.1 = runs.len() as u32;
+        m.plain_slides = runs[m.slides.0 as usize..].iter().all(|r| r.quiet && r.capture && !r.returns);
         m.specials.1 = specials.len() as u32;
         piece_moves.push(m);
     }

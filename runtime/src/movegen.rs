@@ -229,6 +229,26 @@ impl<B: CellSet> Position<B> {
         let runs = &game.slide_runs[m.slides.0 as usize..m.slides.1 as usize];
         let base = m.slides.0 as usize;
         let mut i = 0;
+        if m.plain_slides {
+            // (Most riders.) The cells reached, blockers included: the empty ones are quiet
+            // moves, the occupied ones captures.
+            let mut reach = B::default();
+            while let Some(r) = runs.get(i) {
+                let k = r.run.word as usize;
+                match r.run.reach(occupied.word(k)) {
+                    None => {
+                        reach.or_word(k, r.run.mask);
+                        i += 1;
+                    }
+                    Some(cells) => {
+                        reach.or_word(k, cells);
+                        i = r.next as usize - base;
+                    }
+                }
+            }
+            quiet = quiet.or(reach.and_not(occupied));
+            capture = capture.or(reach.and(occupied));
+        }
         while let Some(r) = runs.get(i) {
             let k = r.run.word as usize;
             let (passed, blocker) = r.run.walk(occupied.word(k));
