@@ -133,9 +133,10 @@ pub struct PieceMoves<B> {
     pub gated: bool,
     /// Whether the piece has nothing here but plain leaps (`leaps::PLAIN`: no slide, special
     /// ray, hop or winding rule), or those and initial steps (`leaps::INITIAL`: its special rays
-    /// are a pawn's double steps, which set en-passant cells, and its captures en passant). Counted by set, its moves are then one set's size (with its promotions) and
-    /// its double steps, found without the general walk: most of Webball's pieces, the soccer
-    /// ball's pawns and guards, every knight, pawns.
+    /// are a pawn's double steps, which set en-passant cells, and its captures en passant).
+    /// Counted by set, its moves are then one set's size (with its promotions) and its double
+    /// steps, found without the general walk: most of Webball's pieces, the soccer ball's pawns
+    /// and guards, every knight, pawns.
     pub leaper: u8,
 }
 

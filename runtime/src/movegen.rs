@@ -249,6 +249,7 @@ impl<B: CellSet> Position<B> {
             quiet = quiet.or(reach.and_not(occupied));
             capture = capture.or(reach.and(occupied));
         }
+        // (After plain slides `i` is past the last run: this loop is for the others.)
         while let Some(r) = runs.get(i) {
             let k = r.run.word as usize;
             let (passed, blocker) = r.run.walk(occupied.word(k));
@@ -1119,7 +1120,7 @@ impl<B: CellSet> Position<B> {
                         n += safe.count() as u64;
                         // Safe with the royal piece lifted is safe with it in place (it only
                         // blocks lines): castling need not test these cells again. (Not with
-                        // hops, where a lifted piece may be a hurdle.)
+                        // hops or winding rules, whose tests put the piece on its destination.)
                         if !(game.hopping || game.winding) {
                             known_safe = safe.and_not(self.occupied);
                         }

@@ -394,6 +394,7 @@ impl<B: CellSet> Position<B> {
     /// `lift` and `place` in one, each of the piece's sets looked up once.
     #[inline(always)]
     fn shift(&mut self, game: &Game<B>, from: usize, to: usize, ck: usize) {
+        debug_assert_ne!(from, to, "a shift leaves its cell empty");
         self.board[to] = self.board[from];
         self.board[from] = 0;
         let by_ck = &mut self.by_ck[ck];
