@@ -50,6 +50,18 @@ impl Segment {
         }
     }
 
+    /// [`Segment::reach`] with no branch on whether a cell of the run is occupied (all the run's
+    /// cells when none is): the answer is as hard to predict as the board.
+    #[inline(always)]
+    pub fn reach_whole(&self, occupied: u64) -> u64 {
+        let hit = self.mask & occupied;
+        // Up: the bits to the lowest occupied one (all when none is). Down: from the highest
+        // (`| 1` makes an empty run give every bit).
+        let up = hit ^ hit.wrapping_sub(1);
+        let down = !0u64 << (63 - (hit | 1).leading_zeros());
+        self.mask & if self.up { up } else { down }
+    }
+
     /// With `occupied`, the bits of the run's word: the run's cells up to the first occupied
     /// one and with it, if there is one.
     #[inline(always)]
@@ -118,6 +130,11 @@ pub struct PieceMoves<B> {
     /// (a rider's): then the cells reached, blockers included, are found as one set
     /// ([`Segment::reach`]).
     pub plain_slides: bool,
+    /// With `plain_slides`: whether each slide is one run (every line of a board of up to 64
+    /// cells numbered row by row), so that no run is ever skipped because the one before it is
+    /// blocked, and each run's reach is found with no test of whether it is
+    /// ([`Segment::reach_whole`]).
+    pub whole_runs: bool,
     /// A range of `Game::specials`: the other rays; those from `ep_only` on do nothing but
     /// capture en passant (skipped while no en-passant cell is set).
     pub specials: (u32, u32),
@@ -441,6 +458,7 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
             leap_capture: B::default(),
             slides: (runs.len() as u32, 0),
             plain_slides: false,
+            whole_runs: false,
             specials: (specials.len() as u32, 0),
             ep_only: 0,
             may_promote: true,
@@ -500,6 +518,7 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
         specials.extend(ep_only);
         m.slides.1 = runs.len() as u32;
         m.plain_slides = runs[m.slides.0 as usize..].iter().all(|r| r.quiet && r.capture && !r.returns);
+        m.whole_runs = m.plain_slides && runs.iter().enumerate().skip(m.slides.0 as usize).all(|(i, r)| r.next as usize == i + 1);
         m.specials.1 = specials.len() as u32;
         piece_moves.push(m);
     }
@@ -1020,5 +1039,38 @@ impl<B: CellSet> Game<B> {
 
     pub fn symbol(&self, kind: usize) -> char {
         self.tables.kinds[kind].symbol
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Segment;
+
+    /// `reach_whole` gives what `reach` gives, and the whole run where `reach` finds no blocker,
+    /// on runs of every length and place, up and down, against many occupancies.
+    #[test]
+    fn reach_whole_agrees_with_reach() {
+        let mut state = 0x1234_5678_9abc_def0u64;
+        for lo in 0..64u32 {
+            for len in 1..=64 - lo {
+                let bits = if len == 64 { !0 } else { ((1u64 << len) - 1) << lo };
+                // Every other cell too: runs need not be contiguous bits.
+                for mask in [bits, bits & 0x5555_5555_5555_5555] {
+                    for up in [true, false] {
+                        let run = Segment { mask, word: 0, up };
+                        for _ in 0..8 {
+                            let a = super::splitmix(&mut state);
+                            let b = super::splitmix(&mut state);
+                            // Half and a quarter of the cells occupied, and one cell.
+                            for occupied in [a, a & b, 1 << (b % 64)] {
+                                assert_eq!(run.reach_whole(occupied), run.reach(occupied).unwrap_or(mask), "{mask:#x} {up} {occupied:#x}");
+                            }
+                        }
+                        assert_eq!(run.reach_whole(0), mask);
+                        assert_eq!(run.reach_whole(!0), run.reach(!0).unwrap_or(mask));
+                    }
+                }
+            }
+        }
     }
 }

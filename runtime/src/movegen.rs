@@ -233,6 +233,13 @@ impl<B: CellSet> Position<B> {
             // (Most riders.) The cells reached, blockers included: the empty ones are quiet
             // moves, the occupied ones captures.
             let mut reach = B::default();
+            if m.whole_runs {
+                for r in runs {
+                    let k = r.run.word as usize;
+                    reach.or_word(k, r.run.reach_whole(occupied.word(k)));
+                }
+                i = runs.len();
+            }
             while let Some(r) = runs.get(i) {
                 let k = r.run.word as usize;
                 match r.run.reach(occupied.word(k)) {
