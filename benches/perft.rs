@@ -3,9 +3,9 @@
 //! Run with `cargo bench --bench perft` (add `-- quick` for one ply less everywhere). Two parts:
 //!
 //! 1. Orthodox chess against the bitboard move generators cozy-chess and shakmaty, in the same run
-//!    on the same positions (start perft 6, Kiwipete perft 5, position 3 perft 7): seconds of each
-//!    and orbis's speed as a fraction of theirs (their time / orbis's time; the goal of issue 16 is
-//!    at least 0.30 of cozy-chess).
+//!    on the same positions (start perft 6, Kiwipete perft 5, position 3 perft 7), the three
+//!    timed in turn: seconds of each and orbis's speed as a fraction of theirs (their time /
+//!    orbis's time; the goal of issue 16 is at least 0.30 of cozy-chess).
 //! 2. Every variant file in examples/ (libraries left out) and the polygon test positions of
 //!    tests/polygon/: perft from the start at the deepest depth up to 5 whose count stays under
 //!    [`BOARD_NODES`], and the cost per leaf relative to orthodox perft at the same depth (the
@@ -25,7 +25,7 @@ const ORTHODOX: &[(&str, &str, usize, u64, u64)] = &[
 ];
 
 /// Runs per orthodox measurement (the best is kept).
-const ORTHODOX_RUNS: usize = 3;
+const ORTHODOX_RUNS: usize = 5;
 
 /// The per-board part counts up to this many leaves per board (so each takes about a second).
 const BOARD_NODES: u64 = 12_000_000;
@@ -62,6 +62,21 @@ fn cpu_seconds() -> f64 {
 
 /// Best of at least `runs` timings of `count` (more, up to 50, while they add up to less than a
 /// quarter of a second, so that short counts are timed often): (nodes, CPU seconds).
+/// Best of `runs` timings of each of `counts`, taken in turn (one run of each per round), so that
+/// a slow spell of the shared machine slows every engine alike rather than one of them:
+/// (nodes, CPU seconds) of each.
+fn best_of_each<const N: usize>(runs: usize, mut counts: [&mut dyn FnMut() -> u64; N]) -> [(u64, f64); N] {
+    let mut best = [(0, f64::INFINITY); N];
+    for _ in 0..runs {
+        for (count, best) in counts.iter_mut().zip(&mut best) {
+            let start = cpu_seconds();
+            let nodes = count();
+            *best = (nodes, best.1.min(cpu_seconds() - start));
+        }
+    }
+    best
+}
+
 fn best_of(runs: usize, mut count: impl FnMut() -> u64) -> (u64, f64) {
     let mut best = f64::INFINITY;
     let mut nodes = 0;
@@ -126,7 +141,7 @@ fn variant_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn main() {
     let quick = std::env::args().any(|a| a == "quick");
 
-    println!("orthodox perft, one thread: CPU seconds (best of {ORTHODOX_RUNS}); speed relative to orbis = their seconds / orbis's");
+    println!("orthodox perft, one thread: CPU seconds (best of {ORTHODOX_RUNS}, the three in turn); speed relative to orbis = their seconds / orbis's");
     println!(
         "{:<12} {:>5} {:>12} {:>8} {:>8} {:>8} {:>10} {:>10} {:>9}",
         "position", "depth", "nodes", "orbis", "cozy", "shakmaty", "vs cozy", "vs shakm.", "orbis M/s"
@@ -134,14 +149,19 @@ fn main() {
     let orthodox = Engine::new(tables(&root().join("examples/orthodox.orbis")).unwrap()).expect("engine");
     for &(name, fen, depth, expected, expected_quick) in ORTHODOX {
         let (depth, expected) = if quick { (depth - 1, expected_quick) } else { (depth, expected) };
-        let (nodes, orbis) = best_of(ORTHODOX_RUNS, || orthodox.perft(Some(fen), depth).expect("position"));
-        assert_eq!(nodes, expected, "orbis: wrong count for {name}");
         let board: cozy_chess::Board = fen.parse().expect("fen");
-        let (nodes, cozy) = best_of(ORTHODOX_RUNS, || cozy_perft(&board, depth));
-        assert_eq!(nodes, expected, "cozy-chess: wrong count for {name}");
         let pos = shakmaty_position(fen);
-        let (nodes, shakmaty) = best_of(ORTHODOX_RUNS, || shakmaty::perft(&pos, depth as u32));
-        assert_eq!(nodes, expected, "shakmaty: wrong count for {name}");
+        let [(nodes, orbis), (cozy_nodes, cozy), (shakmaty_nodes, shakmaty)] = best_of_each(
+            ORTHODOX_RUNS,
+            [
+                &mut || orthodox.perft(Some(fen), depth).expect("position"),
+                &mut || cozy_perft(&board, depth),
+                &mut || shakmaty::perft(&pos, depth as u32),
+            ],
+        );
+        assert_eq!(nodes, expected, "orbis: wrong count for {name}");
+        assert_eq!(cozy_nodes, expected, "cozy-chess: wrong count for {name}");
+        assert_eq!(shakmaty_nodes, expected, "shakmaty: wrong count for {name}");
         println!(
             "{:<12} {:>5} {:>12} {:>8.3} {:>8.3} {:>8.3} {:>9.2}x {:>9.2}x {:>9.1}",
             name,
