@@ -997,9 +997,7 @@ impl<B: CellSet> Position<B> {
         for sp in &game.specials[m.specials.0 as usize..m.ep_only as usize] {
             let r = &game.rays[sp.ray as usize];
             let c = game.pool[r.cells.0 as usize] as usize;
-            if !self.occupied.has(c) && !r.must_empty.intersects(self.occupied) && stops.is_none_or(|s| s.has(c)) {
-                n += 1;
-            }
+            n += (!self.occupied.has(c) & !r.must_empty.intersects(self.occupied) & stops.is_none_or(|s| s.has(c))) as u64;
         }
         n
     }
@@ -1065,8 +1063,10 @@ impl<B: CellSet> Position<B> {
                         continue;
                     }
                     n += self.count_by_set(game, ck, from, t, stops, promotion);
-                    if m.leaper != leaps::PLAIN && self.virgin.has(from) {
-                        n += self.count_initial_steps(game, m, stops);
+                    if m.leaper != leaps::PLAIN {
+                        // (Counted and then kept or not: whether the piece has moved is as hard
+                        // to predict as the board.)
+                        n += self.count_initial_steps(game, m, stops) & (self.virgin.has(from) as u64).wrapping_neg();
                     }
                     if ANY && n > 0 {
                         return (n, known_safe);
