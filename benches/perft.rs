@@ -60,8 +60,6 @@ fn cpu_seconds() -> f64 {
     t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
 }
 
-/// Best of at least `runs` timings of `count` (more, up to 50, while they add up to less than a
-/// quarter of a second, so that short counts are timed often): (nodes, CPU seconds).
 /// Best of `runs` timings of each of `counts`, taken in turn (one run of each per round), so that
 /// a slow spell of the shared machine slows every engine alike rather than one of them:
 /// (nodes, CPU seconds) of each.
@@ -77,6 +75,8 @@ fn best_of_each<const N: usize>(runs: usize, mut counts: [&mut dyn FnMut() -> u6
     best
 }
 
+/// Best of at least `runs` timings of `count` (more, up to 50, while they add up to less than a
+/// quarter of a second, so that short counts are timed often): (nodes, CPU seconds).
 fn best_of(runs: usize, mut count: impl FnMut() -> u64) -> (u64, f64) {
     let mut best = f64::INFINITY;
     let mut nodes = 0;

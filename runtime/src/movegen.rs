@@ -988,15 +988,17 @@ impl<B: CellSet> Position<B> {
         n + scratch.len() as u64
     }
 
-    /// The initial steps (`leaps::INITIAL`) of the unmoved piece with moves `m`, counted: each
-    /// is a move of its own (it sets en-passant cells) when the cells it passes and lands on
-    /// are empty (in check, `stops` holds its destination).
+    /// The initial steps (`leaps::INITIAL`) of the piece with moves `m`, counted as if it had
+    /// not moved (the caller keeps the count only if it has not): each is a move of its own (it
+    /// sets en-passant cells) when the cells it passes and lands on are empty (in check, `stops`
+    /// holds its destination).
     #[inline(always)]
     fn count_initial_steps(&self, game: &Game<B>, m: &crate::game::PieceMoves<B>, stops: Option<B>) -> u64 {
         let mut n = 0;
         for sp in &game.specials[m.specials.0 as usize..m.ep_only as usize] {
             let r = &game.rays[sp.ray as usize];
             let c = game.pool[r.cells.0 as usize] as usize;
+            // (`&`, not `&&`: each condition depends on the board, and branches on them mispredict.)
             n += (!self.occupied.has(c) & !r.must_empty.intersects(self.occupied) & stops.is_none_or(|s| s.has(c))) as u64;
         }
         n
