@@ -81,7 +81,6 @@ fn best_of_each<const N: usize>(runs: usize, mut counts: [&mut dyn FnMut() -> u6
     best
 }
 
-
 /// cozy-chess perft, the last ply counted in bulk like orbis's.
 fn cozy_perft(board: &cozy_chess::Board, depth: usize) -> u64 {
     let mut nodes = 0;
