@@ -82,14 +82,12 @@ impl<B: CellSet> Position<B> {
         ok
     }
 
-    /// Pieces of the side to move that stand between one of its royal pieces and an enemy line
-    /// attacker, with the line segments they may move along.
-    pub fn pins(&self, game: &Game<B>, royals: B) -> Pins<B> {
-        let mut pins = Pins::new();
+    /// Adds to `pins` the pieces of the side to move that stand between one of its royal pieces
+    /// and an enemy line attacker, with the line segments they may move along.
+    fn pins(&self, game: &Game<B>, royals: B, pins: &mut Pins<B>) {
         for k in royals.iter() {
-            self.royal_lines(game, k, &mut pins);
+            self.royal_lines(game, k, pins);
         }
-        pins
     }
 
     /// Walks once the lines out of the side to move's royal piece on `k`: adds to `pins` the
@@ -607,15 +605,16 @@ impl<B: CellSet> Position<B> {
         royal_in_hand
     }
 
-    /// What legality needs to know of the position, computed once per generation; `None` when
-    /// the side to move has no royal piece (every pseudo-legal move is legal). (Inlined: the
-    /// result is large, and a call would copy it.)
+    /// What legality needs to know of the position, computed once per generation into `l` (a
+    /// fresh [`Legality::new`]); `false` when the side to move has no royal piece (every
+    /// pseudo-legal move is legal). (Written in place and inlined: it is large, and on wide
+    /// boards moving it cost a `memcpy` call per position.)
     #[inline(always)]
-    fn legality(&mut self, game: &Game<B>) -> Option<Legality<B>> {
+    fn legality(&mut self, game: &Game<B>, l: &mut Legality<B>) -> bool {
         let us = self.to_move;
         let royals = self.royals(game, us);
         if royals.is_empty() {
-            return None;
+            return false;
         }
         // With one royal piece, a plain move of it is legal iff its destination is not attacked
         // once it has moved there: no need to play it.
@@ -626,9 +625,8 @@ impl<B: CellSet> Position<B> {
         };
         // One walk along the lines of a lone royal piece finds its pins and its checks along
         // lines.
-        let mut lone_pins = Pins::new();
         let in_check = match lone_royal {
-            Some(k) => self.royal_lines(game, k, &mut lone_pins) || self.attacked_directly_by_enemy(game, k, us),
+            Some(k) => self.royal_lines(game, k, &mut l.pins) || self.attacked_directly_by_enemy(game, k, us),
             _ => royals.iter().any(|r| self.attacked_by_enemy(game, r, us)),
         };
         // In check with one royal piece, a plain move of an unpinned piece is legal iff it stops
@@ -648,11 +646,10 @@ impl<B: CellSet> Position<B> {
         // With hops or winding rules, the moves that touch the cells they watch are played, the
         // others judged by pins (and stops); in check with winding rules, every move is played
         // (no stops are known).
-        let pins = if in_check && stops.is_none() {
-            None
-        } else {
-            Some(if lone_royal.is_some() { lone_pins } else { self.pins(game, royals) })
-        };
+        let pins_known = !(in_check && stops.is_none());
+        if pins_known && lone_royal.is_none() {
+            self.pins(game, royals, &mut l.pins);
+        }
         // A move off a stack leaves its cell occupied, so it uncovers no line: unless the top
         // piece is royal, it is judged as any unpinned move, even when the hidden piece is royal
         // (that piece stays on its cell, under the same lines). With hops, whose attacks may
@@ -665,11 +662,11 @@ impl<B: CellSet> Position<B> {
                 }
             }
         }
-        let suspect = pins.as_ref().map(|p| p.pinned.or(suspect_royals));
+        let suspect = pins_known.then(|| l.pins.pinned.or(suspect_royals));
         let facing = game.passing.as_ref().is_some_and(|p| p.any_facing) && self.royals_face(game);
         // (When every move is played, there is nothing to watch.)
         let mut watched = B::default();
-        if (game.hopping || game.winding) && pins.is_some() {
+        if (game.hopping || game.winding) && pins_known {
             for r in royals.iter() {
                 if game.hopping {
                     watched = watched.or(self.hop_zone(game, r, us));
@@ -679,7 +676,8 @@ impl<B: CellSet> Position<B> {
                 }
             }
         }
-        Some(Legality { royals, in_check, lone_royal, stops, pins, suspect, facing, watched })
+        (l.royals, l.in_check, l.lone_royal, l.stops, l.pins_known, l.suspect, l.facing, l.watched) = (royals, in_check, lone_royal, stops, pins_known, suspect, facing, watched);
+        true
     }
 
     /// Whether the pseudo-legal `mv` is legal, as `l` (this position's) judges it.
@@ -745,7 +743,7 @@ impl<B: CellSet> Position<B> {
         if l.in_check || game.winding || game.stacks || mv.kind != MoveKind::Normal || mv.promotion != NO_PROMOTION || l.royals.has(from) {
             return None;
         }
-        let pins = l.pins.as_ref()?;
+        let pins = l.pins()?;
         if pins.pinned.has(from) && !pins.allowed(from)?.has(to) {
             return Some(false);
         }
@@ -783,7 +781,7 @@ impl<B: CellSet> Position<B> {
         if l.royals.has(from) || (game.stacks && self.stacked.has(from)) {
             return None;
         }
-        l.pins.as_ref()?.allowed(from)
+        l.pins()?.allowed(from)
     }
 
     /// The legal moves of the pinned piece `ck` on `from` to `targets` when its pin lines decide
@@ -830,13 +828,14 @@ impl<B: CellSet> Position<B> {
         // Crowning moves are judged by playing them (`is_legal`), and moves off stacks whose top
         // piece is royal.
         self.pseudo_moves(game, out);
-        let l = self.legality(game);
-        if let Some(l) = &l {
+        let mut legality = Legality::new();
+        let l = self.legality(game, &mut legality).then_some(&legality);
+        if let Some(l) = l {
             self.keep_legal(game, l, out, start);
         }
         if let Some(h) = &game.hands {
-            self.drops(game, h, l.as_ref().map(|l| (l.in_check, l.stops, l.watched)), Some(out));
-            if let Some(l) = l.as_ref().filter(|l| l.facing) {
+            self.drops(game, h, l.map(|l| (l.in_check, l.stops, l.watched)), Some(out));
+            if let Some(l) = l.filter(|l| l.facing) {
                 // A drop must end the facing too.
                 let mut i = start;
                 while i < out.len() {
@@ -946,8 +945,9 @@ impl<B: CellSet> Position<B> {
             self.push_pass(game, scratch);
             return scratch.len() as u64;
         }
-        let l = self.legality(game);
-        if game.passing.is_some() && l.as_ref().is_some_and(|l| l.facing) {
+        let mut legality = Legality::new();
+        let l = self.legality(game, &mut legality).then_some(&legality);
+        if game.passing.is_some() && l.is_some_and(|l| l.facing) {
             // Every move must end the facing: each is played (`is_legal`).
             self.legal_moves(game, scratch);
             return scratch.len() as u64;
@@ -955,11 +955,11 @@ impl<B: CellSet> Position<B> {
         let us = self.to_move;
         // The pieces whose moves are judged one by one (the others by set), and the cells a
         // piece judged by set may go to: all, or in check those that stop it.
-        let (one_by_one, stops, lone_royal, watched) = match &l {
+        let (one_by_one, stops, lone_royal, watched) = match l {
             None => (B::default(), None, None, B::default()),
             Some(l) => (l.suspect.unwrap_or(self.by_side[us]).or(self.by_side[us].and(l.watched)), l.stops, l.lone_royal, l.watched),
         };
-        let judged = Judged { l: l.as_ref(), one_by_one, stops, lone_royal, watched };
+        let judged = Judged { l, one_by_one, stops, lone_royal, watched };
         // The watched cells' handling is compiled only into the games that have any.
         // (With no watched cell the `WATCHED` copy counts alike: the early answer has one copy.)
         // The cells the lone royal piece's moves found unattacked, and its own cell when it is
@@ -974,16 +974,16 @@ impl<B: CellSet> Position<B> {
         if ANY && n > 0 {
             return n;
         }
-        n += self.castling_moves(game, l.as_ref().map(|l| (l, known_safe)), scratch);
-        if let Some(l) = &l {
+        n += self.castling_moves(game, l.map(|l| (l, known_safe)), scratch);
+        if let Some(l) = l {
             self.keep_legal(game, l, scratch, 0);
         }
         if let Some(h) = &game.hands {
-            n += self.drops(game, h, l.as_ref().map(|l| (l.in_check, l.stops, l.watched)), None);
+            n += self.drops(game, h, l.map(|l| (l.in_check, l.stops, l.watched)), None);
         }
         if let Some(p) = &game.passing {
             // The pass, where the rules allow one: not in check (royal pieces do not face here).
-            n += (p.pass && !l.as_ref().is_some_and(|l| l.in_check)) as u64;
+            n += (p.pass && !l.is_some_and(|l| l.in_check)) as u64;
         }
         n + scratch.len() as u64
     }
@@ -1172,7 +1172,9 @@ struct Legality<B> {
     lone_royal: Option<usize>,
     /// In check with one royal piece: the cells that stop every check.
     stops: Option<B>,
-    pins: Option<Pins<B>>,
+    /// The pins, where `pins_known` (not in check with no stops: then every move is played).
+    pins: Pins<B>,
+    pins_known: bool,
     /// The pieces whose moves are judged one by one (pinned pieces, royal pieces, and stacks a
     /// royal piece tops); `None`: all.
     suspect: Option<B>,
@@ -1182,5 +1184,26 @@ struct Legality<B> {
     /// ([`Position::hop_zone`]) and the pieces that stop a winding flood towards them
     /// ([`Position::wind_zone`]). Empty without hops and winding rules.
     watched: B,
+}
+
+impl<B: CellSet> Legality<B> {
+    fn new() -> Legality<B> {
+        Legality {
+            royals: B::default(),
+            in_check: false,
+            lone_royal: None,
+            stops: None,
+            pins: Pins::new(),
+            pins_known: false,
+            suspect: None,
+            facing: false,
+            watched: B::default(),
+        }
+    }
+
+    /// The pins, if they decide legality (see `pins_known`).
+    fn pins(&self) -> Option<&Pins<B>> {
+        self.pins_known.then_some(&self.pins)
+    }
 }
 
