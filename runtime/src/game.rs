@@ -150,7 +150,8 @@ pub struct PieceMoves<B> {
     pub gated: bool,
     /// Whether the piece has nothing here but plain leaps (`leaps::PLAIN`: no slide, special
     /// ray, hop or winding rule), or those and initial steps (`leaps::INITIAL`: its special rays
-    /// are a pawn's double steps, which set en-passant cells, and its captures en passant).
+    /// are a pawn's double steps, which pass at most one cell and set en-passant cells, and its
+    /// captures en passant).
     /// Counted by set, its moves are then one set's size (with its promotions) and its double
     /// steps, found without the general walk: most of Webball's pieces, the soccer ball's pawns
     /// and guards, every knight, pawns.
@@ -188,7 +189,25 @@ pub struct SlideRun {
 #[derive(Clone, Copy, Debug)]
 pub struct Special {
     pub ray: u32,
+    /// The ray's first destination and the one cell it passes (its destination when it passes
+    /// none; `NO_CELL` when it passes more): a leaper's initial step is counted from these two
+    /// alone, with no look at the ray (see `leaps::INITIAL`).
+    pub to: u16,
+    pub pass: u16,
     pub flags: u8,
+}
+
+impl Special {
+    fn new<B: CellSet>(tables: &Tables, i: u32, r: &Ray<B>, flags: u8) -> Special {
+        let to = tables.pool.get(r.cells.0 as usize).copied().filter(|_| r.cells.0 < r.cells.1).unwrap_or(NO_CELL);
+        let mut passed = r.must_empty.iter();
+        let pass = match (passed.next(), passed.next()) {
+            (None, _) => to,
+            (Some(c), None) => c as u16,
+            _ => NO_CELL,
+        };
+        Special { ray: i, to, pass, flags }
+    }
 }
 
 /// Cuts `cells` into runs of rising or falling indices within one word, appended to `out`;
@@ -482,7 +501,7 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
             let lame = r.passes && f & !(QUIET | CAPTURE | SLIDE) == 0 && (f & SLIDE == 0 || r.segments.0 < r.segments.1);
             let conditional = (r.passes && !lame) || f & (INITIAL | EP_TARGET | PASS_UNATTACKED) != 0 || (f & returns != 0 && (f & SLIDE == 0 || r.segments.0 == r.segments.1));
             if conditional {
-                specials.push(Special { ray: i, flags: f });
+                specials.push(Special::new(tables, i, r, f));
             } else if f & SLIDE != 0 || lame {
                 let passed: Vec<u16> = r.must_empty.iter().map(|c| c as u16).collect();
                 let mut segs = Vec::new();
@@ -510,7 +529,7 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
                     m.leap_capture.insert(c);
                 }
                 if f & EP_CAPTURE != 0 {
-                    ep_only.push(Special { ray: i, flags: EP_CAPTURE });
+                    ep_only.push(Special::new(tables, i, r, EP_CAPTURE));
                 }
             }
         }
@@ -858,7 +877,7 @@ impl<B: CellSet> Game<B> {
                 // A quiet double step that sets en-passant cells, while the piece is unmoved.
                 let step = |sp: &Special| {
                     let r = &rays[sp.ray as usize];
-                    let plain = sp.flags == INITIAL | EP_TARGET | QUIET && r.flags & SLIDE == 0 && r.cells.1 - r.cells.0 == 1;
+                    let plain = sp.flags == INITIAL | EP_TARGET | QUIET && r.flags & SLIDE == 0 && r.cells.1 - r.cells.0 == 1 && sp.pass != NO_CELL;
                     plain.then(|| tables.pool[r.cells.0 as usize])
                 };
                 for m in &mut piece_moves[ck * cells..(ck + 1) * cells] {

@@ -996,10 +996,10 @@ impl<B: CellSet> Position<B> {
     fn count_initial_steps(&self, game: &Game<B>, m: &crate::game::PieceMoves<B>, stops: Option<B>) -> u64 {
         let mut n = 0;
         for sp in &game.specials[m.specials.0 as usize..m.ep_only as usize] {
-            let r = &game.rays[sp.ray as usize];
-            let c = game.pool[r.cells.0 as usize] as usize;
+            // (Such a step passes at most one cell: `Special::pass`.)
+            let (c, pass) = (sp.to as usize, sp.pass as usize);
             // (`&`, not `&&`: each condition depends on the board, and branches on them mispredict.)
-            n += (!self.occupied.has(c) & !r.must_empty.intersects(self.occupied) & stops.is_none_or(|s| s.has(c))) as u64;
+            n += (!self.occupied.has(c) & !self.occupied.has(pass) & stops.is_none_or(|s| s.has(c))) as u64;
         }
         n
     }
