@@ -257,6 +257,23 @@ fn long_games(path: &str, games: usize, plies: usize, mut seed: u64) {
 /// A pin along a line that passes the pinned piece's cell twice (round the globe, over a pole):
 /// the piece behind it is the pinner, and the pinned queen may not leave the line (a random
 /// game found `Qd7-b7` allowed here, leaving the king in check).
+/// A side with two royal pieces (two kings) finds the pins on both (`Position::legality`'s
+/// branch for several royal pieces): the bishop pinned to the king on e1 has no move.
+#[test]
+fn pins_of_a_side_with_two_royal_pieces() {
+    let path = "examples/orthodox.orbis";
+    let position = "turn=white white=Ka1,Ke1,Be2 black=Re8,Kh8 clock=0 move=1";
+    let v = common::variant(path);
+    let engine = common::engine(path);
+    let p = from_general(&v, position);
+    let moves = engine.moves(Some(position)).unwrap();
+    assert_eq!(moves.len(), 7, "the kings' moves alone");
+    assert_eq!(moves.len(), legal(&v, &p).len());
+    for depth in 1..=3 {
+        assert_eq!(engine.perft(Some(position), depth).unwrap(), perft(&v, &p, depth), "perft({depth})");
+    }
+}
+
 #[test]
 fn pin_along_a_line_through_the_pinned_cell_twice() {
     let path = "examples/spherical/grayber.orbis";
