@@ -676,7 +676,14 @@ impl<B: CellSet> Position<B> {
                 }
             }
         }
-        (l.royals, l.in_check, l.lone_royal, l.stops, l.pins_known, l.suspect, l.facing, l.watched) = (royals, in_check, lone_royal, stops, pins_known, suspect, facing, watched);
+        l.royals = royals;
+        l.in_check = in_check;
+        l.lone_royal = lone_royal;
+        l.stops = stops;
+        l.pins_known = pins_known;
+        l.suspect = suspect;
+        l.facing = facing;
+        l.watched = watched;
         true
     }
 
