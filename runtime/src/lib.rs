@@ -17,6 +17,7 @@ pub mod goals;
 pub mod hops;
 pub mod inspect;
 pub mod movegen;
+mod count;
 pub mod notation;
 pub mod outcome;
 pub mod passing;
