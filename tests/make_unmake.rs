@@ -4,32 +4,19 @@
 mod common;
 
 use orbis_runtime::bits::CellSet;
-use orbis_runtime::{Game, Position};
+use orbis_runtime::Game;
 use proptest::prelude::*;
 
 fn playout<B: CellSet>(game: &Game<B>, seed: u64, plies: usize) {
-    let mut pos = Position::start(game);
-    let mut rng = seed | 1;
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        moves.clear();
-        pos.legal_moves(game, &mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        for &mv in &moves {
+    common::playout(game, seed, plies, |pos, moves| {
+        for &mv in moves {
             let before = pos.clone();
             let undo = pos.make(game, mv);
             assert_eq!(pos.hash, pos.full_hash(game), "hash after {}", before.notation(game, mv));
             pos.unmake(game, &undo);
-            assert_eq!(pos, before, "unmake of {}", before.notation(game, mv));
+            assert_eq!(*pos, before, "unmake of {}", before.notation(game, mv));
         }
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        let mv = moves[(rng % moves.len() as u64) as usize];
-        pos.make(game, mv);
-    }
+    });
 }
 
 proptest! {

@@ -343,6 +343,9 @@ pub struct Game<B> {
     pub royal_ck_mask: u64,
     /// Per target: every cell of its lines, to skip them all with one test.
     pub line_reach: Vec<B>,
+    /// Per colored kind: the cells from which its line attacks are its plain slides' reach
+    /// (`line_attacks::lines_as_slides`).
+    pub lines_as_slides: Vec<B>,
     /// Per side: its colored kinds that crown others (`crowns`) or are royal, the only ones
     /// whose pieces in the hand `Position::crown_moves` looks at.
     pub crowning_cks: Vec<Vec<u8>>,
@@ -728,6 +731,8 @@ impl<B: CellSet> Game<B> {
         let line_reach = (0..cells)
             .map(|t| lines[line_index[t] as usize..line_index[t + 1] as usize].iter().fold(B::default(), |r: B, l: &Line<B>| r.or(l.set)))
             .collect();
+        let line_ck_mask = line_cks.iter().flatten().fold(0u64, |m, &ck| m | 1 << ck);
+        let lines_as_slides = crate::line_attacks::lines_as_slides(&tables, &piece_moves, &slide_runs, &direct_from, line_ck_mask, transit);
         let resets_clock = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].resets_clock).collect();
 
         let mut seed = 0x0b15_c0de_u64;
@@ -951,10 +956,11 @@ impl<B: CellSet> Game<B> {
             line_index,
             lines,
             run_kinds,
-            line_ck_mask: line_cks.iter().flatten().fold(0u64, |m, &ck| m | 1 << ck),
+            line_ck_mask,
             royal_ck_mask: royal.iter().enumerate().fold(0u64, |m, (ck, &r)| m | (r as u64) << (ck & 63)),
             line_cks,
             line_reach,
+            lines_as_slides,
             crowning_cks,
             promotion,
             castles,
@@ -994,6 +1000,37 @@ impl<B: CellSet> Game<B> {
             }
         }
         (passed, None)
+    }
+
+    /// The cells the plain slides `m` reach with `occupied` (`PieceMoves::plain_slides`),
+    /// blockers included.
+    #[inline(always)]
+    pub fn slide_reach(&self, m: &PieceMoves<B>, occupied: B) -> B {
+        let runs = &self.slide_runs[m.slides.0 as usize..m.slides.1 as usize];
+        let base = m.slides.0 as usize;
+        let mut reach = B::default();
+        let mut i = 0;
+        if m.whole_runs {
+            for r in runs {
+                let k = r.run.word as usize;
+                reach.or_word(k, r.run.reach_whole(occupied.word(k)));
+            }
+            i = runs.len();
+        }
+        while let Some(r) = runs.get(i) {
+            let k = r.run.word as usize;
+            match r.run.reach(occupied.word(k)) {
+                None => {
+                    reach.or_word(k, r.run.mask);
+                    i += 1;
+                }
+                Some(cells) => {
+                    reach.or_word(k, cells);
+                    i = r.next as usize - base;
+                }
+            }
+        }
+        reach
     }
 
     /// The colored kinds that attack the target of `line` from `cell`, found on the run `run`

@@ -16,6 +16,7 @@ pub mod game;
 pub mod goals;
 pub mod hops;
 pub mod inspect;
+mod line_attacks;
 pub mod movegen;
 mod count;
 pub mod notation;

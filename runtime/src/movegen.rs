@@ -230,27 +230,8 @@ impl<B: CellSet> Position<B> {
         if m.plain_slides {
             // (Most riders.) The cells reached, blockers included: the empty ones are quiet
             // moves, the occupied ones captures.
-            let mut reach = B::default();
-            if m.whole_runs {
-                for r in runs {
-                    let k = r.run.word as usize;
-                    reach.or_word(k, r.run.reach_whole(occupied.word(k)));
-                }
-                i = runs.len();
-            }
-            while let Some(r) = runs.get(i) {
-                let k = r.run.word as usize;
-                match r.run.reach(occupied.word(k)) {
-                    None => {
-                        reach.or_word(k, r.run.mask);
-                        i += 1;
-                    }
-                    Some(cells) => {
-                        reach.or_word(k, cells);
-                        i = r.next as usize - base;
-                    }
-                }
-            }
+            let reach = game.slide_reach(m, occupied);
+            i = runs.len();
             quiet = quiet.or(reach.and_not(occupied));
             capture = capture.or(reach.and(occupied));
         }
@@ -540,8 +521,15 @@ impl<B: CellSet> Position<B> {
             }
             return safe;
         }
-        let mut safe = targets.and_not(self.attacked_directly_among(game, targets, us));
+        let safe = targets.and_not(self.attacked_directly_among(game, targets, us));
         let occupied = self.occupied.and_not(B::single(from));
+        if safe.count() > 1 && self.enemy_line_pieces(game, us).count() * 2 <= safe.count() {
+            // Many destinations for the enemy riders: each rider followed once, rather than
+            // every destination's lines (a rider's reach costs about what two destinations'
+            // lines do).
+            return safe.and_not(self.attacked_along_lines_among(game, safe, us, occupied));
+        }
+        let mut safe = safe;
         for to in safe.iter() {
             if self.attacked_along_lines_by_enemy(game, to, us, occupied) {
                 safe.remove(to);

@@ -12,7 +12,8 @@ use crate::tables::{hop, ray};
 /// [`Position::royal_path_reach`]), by kind: plain moves, moves that set en-passant cells,
 /// captures en passant (their destinations), and whether a stationary move; with the empty
 /// cells whose attack was tested on the way as a destination's is (the piece lifted; none with
-/// hops or winding rules) and those of them found attacked.
+/// hops or winding rules; every wanted cell when all attacked cells were found at once,
+/// `Position::attack_map`) and those of them found attacked.
 pub(crate) struct RoyalReach<B> {
     pub normal: B,
     pub ep_target: B,
@@ -43,15 +44,35 @@ impl<B: CellSet> Position<B> {
             // The piece beneath, uncovered (a hop's screen may depend on its kind).
             self.board[from] = self.under[from];
         }
+        let bulk = !game.hopping && !game.winding;
+        let m = &game.piece_moves[ck * game.cells + from];
+        if bulk && !stationary && m.plain_slides && m.specials.0 == m.specials.1 && game.transit.is_empty() {
+            // A rider's way stops at the first cell that is occupied or attacked: its slides
+            // with those cells as blockers (every attacked cell found at once), and its leaps.
+            if let Some(attacked) = self.attack_map(game, us, self.occupied) {
+                let occupied = self.occupied;
+                let normal = game.slide_reach(m, occupied.or(attacked)).or(m.leap_quiet.and_not(occupied)).or(m.leap_capture.and(occupied));
+                if lift {
+                    self.occupied.insert(from);
+                }
+                self.board[from] = code;
+                let none = B::default();
+                return RoyalReach { normal, ep_target: none, en_passant: none, stationary: false, known: wanted, hit: attacked.and(wanted) };
+            }
+        }
         let (mut known, mut hit) = (B::default(), B::default());
         // Without hops and winding rules the direct attacks on the wanted cells are found at
         // once, at the first test; only the lines are then followed cell by cell.
-        let bulk = !game.hopping && !game.winding;
         let mut direct = None;
+        // Every attacked cell at once where the enemy's line pieces allow it, at the first test.
+        let mut map = None;
         let mut attacked = |p: &Self, c: usize| {
             if !known.has(c) {
                 known.insert(c);
-                let a = if bulk && wanted.has(c) {
+                let m = if bulk { *map.get_or_insert_with(|| p.attack_map(game, us, p.occupied)) } else { None };
+                let a = if let Some(m) = m {
+                    m.has(c)
+                } else if bulk && wanted.has(c) {
                     direct.get_or_insert_with(|| p.attacked_directly_among(game, wanted, us)).has(c)
                         || p.attacked_along_lines_by_enemy(game, c, us, p.occupied)
                 } else {

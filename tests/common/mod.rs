@@ -6,8 +6,30 @@ pub mod cube_four;
 pub mod cube_reference;
 pub mod reference;
 
-use orbis_runtime::{Engine, Game, Tables};
+use orbis_runtime::bits::CellSet;
+use orbis_runtime::{Engine, Game, Move, Tables};
 use std::path::{Path, PathBuf};
+
+/// A random game of up to `plies` plies from the start (xorshift from `seed`): `visit` sees each
+/// position with its legal moves before one of them is played; it ends early where there is none.
+pub fn playout<B: CellSet>(game: &Game<B>, seed: u64, plies: usize, mut visit: impl FnMut(&mut orbis_runtime::Position<B>, &[Move])) {
+    let mut pos = orbis_runtime::Position::start(game);
+    let mut rng = seed | 1;
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        moves.clear();
+        pos.legal_moves(game, &mut moves);
+        visit(&mut pos, &moves);
+        if moves.is_empty() {
+            break;
+        }
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let mv = moves[(rng % moves.len() as u64) as usize];
+        pos.make(game, mv);
+    }
+}
 
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -1,0 +1,44 @@
+//! Property: over random playouts of every example and polygon test board, the attacks along
+//! lines found from the attackers' slides (`Position::attacked_along_lines_among`, where the game
+//! found a piece's lines to be its slides) are exactly those each target's lines find, direct
+//! attacks aside (a slide's first cell is one) and transit cells aside (never a destination),
+//! for every side, with the board as it is and with
+//! each royal piece lifted off it (as a royal move is judged).
+
+mod common;
+
+use orbis_runtime::bits::CellSet;
+use orbis_runtime::{Game, Position};
+use proptest::prelude::*;
+
+fn agree<B: CellSet>(game: &Game<B>, pos: &Position<B>, path: &str) {
+    let all = B::from_cells(0..game.cells);
+    for side in 0..game.sides {
+        let mut boards = vec![pos.occupied];
+        boards.extend(pos.royals(game, side).iter().map(|r| pos.occupied.and_not(B::single(r))));
+        for occupied in boards {
+            let found = pos.attacked_along_lines_among(game, all, side, occupied);
+            for t in (0..game.cells).filter(|&t| !game.transit.has(t)) {
+                let direct = pos.attacked_directly_by_enemy(game, t, side);
+                let walked = pos.attacked_along_lines_by_enemy(game, t, side, occupied);
+                assert_eq!(found.has(t) || direct, walked || direct, "{path}: cell {} attacked along lines by the enemies of side {side}, in {}", game.cell_name(t as u16), pos.to_general(game));
+            }
+        }
+    }
+}
+
+fn playout<B: CellSet>(game: &Game<B>, path: &str, seed: u64, plies: usize) {
+    common::playout(game, seed, plies, |pos, _| agree(game, pos, path));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+    #[test]
+    fn attacks_from_the_attackers_agree_with_the_lines(seed in any::<u64>()) {
+        let mut files = common::variant_files();
+        files.extend(common::orbis_files(&common::root().join("tests/polygon")).into_iter().map(|p| p.strip_prefix(common::root()).expect("under the root").display().to_string()));
+        for path in files {
+            orbis_runtime::with_game!(common::engine(&path), game => playout(&game, &path, seed, 80))
+        }
+    }
+}
