@@ -1,4 +1,7 @@
-//! A position and the moves that change it: make, unmake and attack tests.
+//! A position and the moves that change it: its state and the primitives that keep it (pieces put
+//! and taken, stacks, hands, unmoved cells, en passant, eliminations, hash keys). Playing moves
+//! ([`Position::make`], [`Position::unmake`]) is in `make.rs`, attack tests
+//! ([`Position::attacked_by`], [`Position::in_check`]) in `attacks.rs`.
 //!
 //! State is kept incrementally (piece sets, occupancy, hash) so that make/unmake cost a handful of
 //! bit operations and no allocation beyond the caller's undo stack.
@@ -56,7 +59,7 @@ impl Move {
 pub struct Removed(pub Vec<(u16, u8)>);
 
 /// In [`Removed`]: the piece was hidden beneath the top one on the cell.
-const REMOVED_HIDDEN: u16 = 1 << 15;
+pub(crate) const REMOVED_HIDDEN: u16 = 1 << 15;
 
 impl PartialEq for Removed {
     fn eq(&self, _: &Removed) -> bool {
@@ -205,7 +208,7 @@ impl<B: CellSet> Position<B> {
     }
 
     /// Sets the hidden piece beneath `cell` to `code` (non-zero), leaving the hash to the caller.
-    fn set_under(&mut self, game: &Game<B>, cell: usize, code: u8) {
+    pub(crate) fn set_under(&mut self, game: &Game<B>, cell: usize, code: u8) {
         self.under[cell] = code;
         self.stacked.insert(cell);
         if game.royal[code as usize - 1] {
@@ -375,7 +378,7 @@ impl<B: CellSet> Position<B> {
 
     /// `put` without the hash (unmake restores the hash whole).
     #[inline(always)]
-    fn place(&mut self, game: &Game<B>, cell: usize, ck: usize) {
+    pub(crate) fn place(&mut self, game: &Game<B>, cell: usize, ck: usize) {
         self.board[cell] = ck as u8 + 1;
         self.by_ck[ck].insert(cell);
         self.present |= 1 << (ck & 63);
@@ -393,7 +396,7 @@ impl<B: CellSet> Position<B> {
     /// The piece of colored kind `ck` on `from` moved to the empty cell `to` without the hash:
     /// `lift` and `place` in one, each of the piece's sets looked up once.
     #[inline(always)]
-    fn shift(&mut self, game: &Game<B>, from: usize, to: usize, ck: usize) {
+    pub(crate) fn shift(&mut self, game: &Game<B>, from: usize, to: usize, ck: usize) {
         debug_assert_ne!(from, to, "a shift leaves its cell empty");
         self.board[to] = self.board[from];
         self.board[from] = 0;
@@ -420,7 +423,7 @@ impl<B: CellSet> Position<B> {
 
     /// `take` without the hash.
     #[inline(always)]
-    fn lift(&mut self, game: &Game<B>, cell: usize) -> u8 {
+    pub(crate) fn lift(&mut self, game: &Game<B>, cell: usize) -> u8 {
         let code = self.board[cell];
         let ck = code as usize - 1;
         self.board[cell] = 0;
@@ -449,7 +452,7 @@ impl<B: CellSet> Position<B> {
     }
 
     /// The castling rights of an unmoved-set, as hash keys.
-    fn castle_key(&self, game: &Game<B>, virgin: B) -> u64 {
+    pub(crate) fn castle_key(&self, game: &Game<B>, virgin: B) -> u64 {
         let mut key = 0;
         for (i, &(k, r)) in game.castle_cells.iter().enumerate() {
             if virgin.has(k) && virgin.has(r) {
@@ -567,538 +570,6 @@ impl<B: CellSet> Position<B> {
             return (mover_bare && !last_bare && !self.one_capture_bares(game, last)).then_some(mover);
         }
         (0..game.sides).find(|&s| !self.is_out(s) && self.is_bare(game, s))
-    }
-
-    /// Whether any piece of `side` attacks `target`.
-    #[inline]
-    pub fn attacked_by(&self, game: &Game<B>, target: usize, side: usize) -> bool {
-        self.attacked_directly(game, target, side) || self.attacked_along_lines(game, target, side)
-    }
-
-    /// Whether a piece of `side` attacks `target` other than along a line: directly, winding
-    /// or hopping.
-    #[inline]
-    pub fn attacked_directly(&self, game: &Game<B>, target: usize, side: usize) -> bool {
-        let di = target * game.sides + side;
-        let near = self.by_side[side].and(game.direct_reach[di]);
-        if game.direct_by_piece {
-            // Many kinds attack directly: the few pieces near the target are looked at instead.
-            for c in near.iter() {
-                if game.direct_from[(self.board[c] as usize - 1) * game.cells + c].has(target) {
-                    return true;
-                }
-            }
-        } else if !near.is_empty() {
-            for &(ck, set) in &game.direct[game.direct_index[di] as usize..game.direct_index[di + 1] as usize] {
-                if self.by_ck[ck as usize].intersects(set) {
-                    return true;
-                }
-            }
-        }
-        if game.winding && self.wound_by(game, target, side) {
-            return true;
-        }
-        game.hopping && self.hopped_by(game, target, side)
-    }
-
-    /// Whether a line attacker of `side` attacks `target`.
-    #[inline]
-    fn attacked_along_lines(&self, game: &Game<B>, target: usize, side: usize) -> bool {
-        self.attacked_along_lines_on(game, target, side, self.occupied)
-    }
-
-    /// As [`Position::attacked_along_lines`] with the cells `occupied` (a subset of the board's:
-    /// the pieces on the others are not looked at).
-    #[inline(always)]
-    fn attacked_along_lines_on(&self, game: &Game<B>, target: usize, side: usize, occupied: B) -> bool {
-        let sliders = self.line_pieces[side];
-        if !sliders.intersects(game.line_reach[target]) {
-            return false;
-        }
-        let ours = game.side_cks[side];
-        let lines = &game.lines[game.line_index[target] as usize..game.line_index[target + 1] as usize];
-        for line in lines {
-            if !line.set.intersects(sliders) {
-                continue;
-            }
-            let mut along = game.occupied_along(line.segments, occupied);
-            if let Some(b) = along.next() {
-                if ((game.kinds_on(line, along.run(), b) & ours) >> (self.board[b] - 1)) & 1 != 0 {
-                    return true;
-                }
-            }
-        }
-        false
-    }
-
-    /// A winding rule's flood from `from`: the empty cells it reaches, and the occupied cells one
-    /// step from the start or from a reached cell (those it could capture).
-    #[inline]
-    pub fn flood(&self, w: &crate::game::WindRule<B>, from: usize) -> (B, B) {
-        self.flood_through(w, from, |cells| cells)
-    }
-
-    /// [`Position::flood`], going on only from the empty cells reached that `pass` keeps (a
-    /// royal path's unattacked cells); the others are still reached.
-    #[inline(always)]
-    pub fn flood_through(&self, w: &crate::game::WindRule<B>, from: usize, mut pass: impl FnMut(B) -> B) -> (B, B) {
-        let mut reached = B::single(from);
-        let mut frontier = reached;
-        let (mut empty, mut hit) = (B::default(), B::default());
-        loop {
-            let mut next = B::default();
-            for c in frontier.iter() {
-                next = next.or(w.next[c]);
-            }
-            let new = next.and_not(reached);
-            if new.is_empty() {
-                return (empty, hit);
-            }
-            reached = reached.or(new);
-            hit = hit.or(new.and(self.occupied));
-            let reached_empty = new.and_not(self.occupied);
-            empty = empty.or(reached_empty);
-            frontier = pass(reached_empty);
-        }
-    }
-
-    /// Whether a winding piece of `side` could capture on `target`.
-    fn wound_by(&self, game: &Game<B>, target: usize, side: usize) -> bool {
-        for &ck in &game.wind_cks[side] {
-            for w in &game.winders[ck as usize] {
-                // Rule by rule, so that a target off its zone, or no piece in it, costs one test.
-                if w.flags & crate::tables::ray::CAPTURE == 0 || !w.zone.has(target) {
-                    continue;
-                }
-                for p in self.by_ck[ck as usize].and(w.zone).iter() {
-                    let (empty, hit) = self.flood(w, p);
-                    if empty.or(hit).has(target) {
-                        return true;
-                    }
-                }
-            }
-        }
-        false
-    }
-
-    /// The pieces of `side` that stop the flood of an enemy winding rule whose zone holds
-    /// `target`: vacating one lets the flood go on, perhaps to `target`. A move of `side` that
-    /// vacates none of them makes no winding capture on `target` (filling a cell only stops a
-    /// flood; the enemy pieces stay where they are).
-    pub fn wind_zone(&self, game: &Game<B>, target: usize, side: usize) -> B {
-        let mut zone = B::default();
-        for &s in &game.opponents[side] {
-            for &ck in &game.wind_cks[s] {
-                for w in &game.winders[ck as usize] {
-                    if w.flags & crate::tables::ray::CAPTURE == 0 || !w.zone.has(target) {
-                        continue;
-                    }
-                    for p in self.by_ck[ck as usize].and(w.zone).iter() {
-                        zone = zone.or(self.flood(w, p).1);
-                    }
-                }
-            }
-        }
-        zone.and(self.by_side[side])
-    }
-
-    /// Whether an opponent of `side` (a side of another team) still in the game attacks `target`.
-    #[inline]
-    pub fn attacked_by_enemy(&self, game: &Game<B>, target: usize, side: usize) -> bool {
-        // Two sides are two teams, and neither is ever out.
-        if game.sides == 2 {
-            return self.attacked_by(game, target, 1 - side);
-        }
-        game.opponents[side].iter().any(|&s| !self.is_out(s) && self.attacked_by(game, target, s))
-    }
-
-    /// As [`Position::attacked_by_enemy`], leaving out attacks along lines.
-    pub fn attacked_directly_by_enemy(&self, game: &Game<B>, target: usize, side: usize) -> bool {
-        if game.sides == 2 {
-            return self.attacked_directly(game, target, 1 - side);
-        }
-        game.opponents[side].iter().any(|&s| !self.is_out(s) && self.attacked_directly(game, target, s))
-    }
-
-    /// The cells of `targets` that an opponent of `side` still in the game attacks other than
-    /// along lines (as [`Position::attacked_directly_by_enemy`] for each): the few enemy pieces
-    /// that could attack one of them directly are looked up, each with all its direct attacks in
-    /// one set, instead of every target's attackers kind by kind.
-    #[inline(always)]
-    pub fn attacked_directly_among(&self, game: &Game<B>, targets: B, side: usize) -> B {
-        if game.winding || game.hopping {
-            let mut hit = B::default();
-            for t in targets.iter() {
-                if self.attacked_directly_by_enemy(game, t, side) {
-                    hit.insert(t);
-                }
-            }
-            return hit;
-        }
-        let mut near = B::default();
-        for &s in &game.opponents[side] {
-            if self.is_out(s) {
-                continue;
-            }
-            let mut reach = B::default();
-            for t in targets.iter() {
-                reach = reach.or(game.direct_reach[t * game.sides + s]);
-            }
-            near = near.or(reach.and(self.by_side[s]));
-        }
-        let mut hit = B::default();
-        for c in near.iter() {
-            hit = hit.or(game.direct_from[(self.board[c] as usize - 1) * game.cells + c]);
-        }
-        hit.and(targets)
-    }
-
-    /// As [`Position::attacked_by_enemy`], only along lines, with the cells `occupied` (a
-    /// subset of the board's: a piece lifted off it).
-    #[inline(always)]
-    pub fn attacked_along_lines_by_enemy(&self, game: &Game<B>, target: usize, side: usize, occupied: B) -> bool {
-        if game.sides == 2 {
-            return self.attacked_along_lines_on(game, target, 1 - side, occupied);
-        }
-        game.opponents[side].iter().any(|&s| !self.is_out(s) && self.attacked_along_lines_on(game, target, s, occupied))
-    }
-
-    /// Whether `side` has a royal piece attacked by an opponent still in the game.
-    pub fn in_check(&self, game: &Game<B>, side: usize) -> bool {
-        self.royals(game, side).iter().any(|r| self.attacked_by_enemy(game, r, side))
-    }
-
-    /// Plays `mv` (which must be pseudo-legal here) and returns what undoes it. In games where
-    /// sides can be eliminated, the sides that then have no legal move go out ([`Position::settle`]).
-    #[inline]
-    pub fn make(&mut self, game: &Game<B>, mv: Move) -> Undo<B> {
-        let mut undo = self.make_move(game, mv);
-        if game.eliminations {
-            self.settle(game);
-        }
-        if !game.zobrist.checks.is_empty() {
-            undo.gave_check = self.count_check(game, undo.mover as usize);
-        }
-        undo
-    }
-
-    /// [`Position::make`] for a position that is only counted next: the sides with no legal
-    /// move are left in (the side to move may have none), and
-    /// [`Position::count_legal_settling`] settles the position only when its count finds no
-    /// move, instead of looking for one move first (perft's last ply). The hash is not kept
-    /// ([`Position::make_move_unkeyed`]): a counted position is never looked up. Where checks
-    /// are counted (`check-limit`), who is in check depends on who moves next: the whole `make`.
-    #[inline]
-    pub fn make_unsettled(&mut self, game: &Game<B>, mv: Move) -> Undo<B> {
-        if game.zobrist.checks.is_empty() {
-            self.make_move_unkeyed(game, mv)
-        } else {
-            self.make(game, mv)
-        }
-    }
-
-    /// `make` without eliminations: the move alone, the turn passed to the next side in the game
-    /// (what legality is judged on).
-    pub fn make_move(&mut self, game: &Game<B>, mv: Move) -> Undo<B> {
-        self.make_move_as::<true>(game, mv)
-    }
-
-    /// [`Position::make_move`] for a move that is only tested or counted, then taken back: the
-    /// hash keys of the common moves (the pieces', the side to move's, the unmoved cells',
-    /// castling's and en passant's) are left out, so `hash` and `ep_hash` are not the position's
-    /// until [`Position::unmake`] restores them.
-    /// Legality and move counts never read them.
-    pub fn make_move_unkeyed(&mut self, game: &Game<B>, mv: Move) -> Undo<B> {
-        self.make_move_as::<false>(game, mv)
-    }
-
-    /// [`Position::make_move`], with the hash kept (`KEYS`) or not ([`Position::make_move_unkeyed`]).
-    #[inline(always)]
-    fn make_move_as<const KEYS: bool>(&mut self, game: &Game<B>, mv: Move) -> Undo<B> {
-        let from = mv.from as usize;
-        let to = mv.to as usize;
-        let us = self.to_move;
-        let mut undo = Undo {
-            mv,
-            moved: self.board[from],
-            captured: 0,
-            captured_cell: NO_CELL,
-            virgin: self.virgin,
-            ep_cells: self.ep_cells,
-            ep_victim: self.ep_victim,
-            ep_hash: self.ep_hash,
-            halfmove: self.halfmove,
-            fullmove: self.fullmove,
-            hash: self.hash,
-            mover: us as u8,
-            out: self.out,
-            removed: self.removed.0.len() as u32,
-            revealed: false,
-            revealed_rook: false,
-            captured_under: 0,
-            gave_check: false,
-            passes: self.passes,
-        };
-        let faced = game.passing.as_ref().is_some_and(|p| p.any_facing) && self.royals_face(game);
-        let mut ep_cells = B::default();
-        let mut ep_victim = NO_CELL;
-        let mut reset = false;
-        match mv.kind {
-            MoveKind::Stationary | MoveKind::Pass => {}
-            MoveKind::Drop => {
-                let ck = us * game.kinds + mv.aux as usize;
-                self.add_to_hand(game, ck, -1);
-                self.put(game, to, ck);
-                undo.moved = ck as u8 + 1;
-                // On a cell where the side's setup has the kind, it counts as unmoved (as FEN
-                // reads it): a pawn dropped on its second rank may step twice.
-                if game.hands.as_ref().is_some_and(|h| h.virgin[ck].has(to)) && !self.virgin.has(to) {
-                    self.virgin.insert(to);
-                    self.hash ^= game.zobrist.virgin[to];
-                }
-            }
-            MoveKind::Crown => {
-                let crown = us * game.kinds + (mv.aux & 0xff) as usize;
-                self.add_to_hand(game, crown, -1);
-                let (carrier, twin) = if mv.aux & CROWN_HIDDEN != 0 {
-                    let code = self.take_under(game, to);
-                    (code, game.crowned_twin(code as usize - 1, crown))
-                } else {
-                    let code = self.take(game, to);
-                    (code, game.crowned_twin(code as usize - 1, crown))
-                };
-                undo.moved = carrier;
-                if mv.aux & CROWN_HIDDEN != 0 {
-                    self.put_under(game, to, twin);
-                } else {
-                    self.put(game, to, twin);
-                }
-            }
-            MoveKind::Castle => {
-                let c = &game.castles[us][mv.aux as usize];
-                let (kf, rf) = (c.king_from as usize, c.rook_from as usize);
-                let king = self.take(game, kf);
-                let rook = self.take(game, rf);
-                if game.stacks {
-                    // As any move off a stack: the hidden piece is uncovered and stays, unmoved
-                    // (castling is no move when the king or rook would land on it).
-                    undo.revealed = self.uncover(game, kf);
-                    undo.revealed_rook = self.uncover(game, rf);
-                }
-                self.put(game, c.king_to as usize, king as usize - 1);
-                self.put(game, c.rook_to as usize, rook as usize - 1);
-                if !undo.revealed {
-                    self.clear_virgin(game, kf);
-                }
-                if !undo.revealed_rook {
-                    self.clear_virgin(game, rf);
-                }
-            }
-            _ => {
-                let victim_cell = if mv.kind == MoveKind::EnPassant { self.ep_victim as usize } else { to };
-                if self.board[victim_cell] != 0 {
-                    undo.captured = if KEYS { self.take(game, victim_cell) } else { self.lift(game, victim_cell) };
-                    undo.captured_cell = victim_cell as u16;
-                    if game.stacks && self.stacked.has(victim_cell) {
-                        // A capture takes the whole stack.
-                        undo.captured_under = self.take_under(game, victim_cell);
-                    }
-                    self.clear_virgin_as::<KEYS>(game, victim_cell);
-                    reset = true;
-                    if let Some(h) = game.hands.as_ref().filter(|h| h.capture_to_hand) {
-                        self.add_to_hand(game, us * game.kinds + h.hand_kind[undo.captured as usize - 1] as usize, 1);
-                    }
-                }
-                let code = self.board[from];
-                if mv.promotion == NO_PROMOTION && !(game.stacks && self.stacked.has(from)) {
-                    // (Most moves: the piece goes on as it is, and leaves its cell empty.)
-                    let ck = code as usize - 1;
-                    self.shift(game, from, to, ck);
-                    if KEYS {
-                        self.hash ^= game.zobrist.piece[ck * game.cells + from] ^ game.zobrist.piece[ck * game.cells + to];
-                    }
-                } else {
-                    if KEYS {
-                        self.take(game, from);
-                    } else {
-                        self.lift(game, from);
-                    }
-                    if game.stacks && self.stacked.has(from) {
-                        let hidden = self.take_under(game, from);
-                        self.put(game, from, hidden as usize - 1);
-                        undo.revealed = true;
-                    }
-                    let ck = if mv.promotion != NO_PROMOTION {
-                        us * game.kinds + mv.promotion as usize
-                    } else {
-                        code as usize - 1
-                    };
-                    if KEYS {
-                        self.put(game, to, ck);
-                    } else {
-                        self.place(game, to, ck);
-                    }
-                }
-                reset |= game.resets_clock[code as usize - 1];
-                // An uncovered hidden piece has not moved.
-                if !undo.revealed {
-                    self.clear_virgin_as::<KEYS>(game, from);
-                }
-                if mv.kind == MoveKind::EnPassantTarget {
-                    ep_cells = game.rays[mv.aux as usize].must_empty;
-                    ep_victim = to as u16;
-                }
-            }
-        }
-        // (Rights change only with a king's or rook's start cell: most moves touch none.)
-        let changed = undo.virgin.and_not(self.virgin).or(self.virgin.and_not(undo.virgin));
-        if KEYS && changed.intersects(game.castle_cell_set) {
-            self.hash ^= self.castle_key(game, undo.virgin) ^ self.castle_key(game, self.virgin);
-        }
-        self.halfmove = if reset { 0 } else { self.halfmove.saturating_add(1) };
-        let (next, wrapped) = if self.out != 0 {
-            self.next_live(game, us)
-        } else if us + 1 == game.sides {
-            (0, true)
-        } else {
-            (us + 1, false)
-        };
-        if wrapped {
-            self.fullmove = self.fullmove.saturating_add(1);
-        }
-        if KEYS {
-            self.set_to_move(game, next);
-        } else {
-            self.to_move = next;
-        }
-        if !KEYS {
-            self.ep_cells = ep_cells;
-            self.ep_victim = ep_victim;
-        } else if !(ep_cells.is_empty() && self.ep_cells.is_empty()) {
-            self.set_en_passant(game, ep_cells, ep_victim);
-        }
-        if let Some(p) = &game.passing {
-            let passes = self.passes_after(game, mv, undo.passes, faced);
-            self.hash ^= p.keys[undo.passes as usize] ^ p.keys[passes as usize];
-            self.passes = passes;
-        }
-        undo
-    }
-
-    /// With the top piece of `cell` taken: puts the hidden piece beneath it, if any, on top in
-    /// its place; returns whether there was one.
-    #[inline(always)]
-    fn uncover(&mut self, game: &Game<B>, cell: usize) -> bool {
-        if !self.stacked.has(cell) {
-            return false;
-        }
-        let hidden = self.take_under(game, cell);
-        self.put(game, cell, hidden as usize - 1);
-        true
-    }
-
-    /// Undoes [`Position::uncover`] (without the hash, as `unmake` restores it whole): the piece
-    /// on `cell` goes back beneath.
-    #[inline(always)]
-    fn cover(&mut self, game: &Game<B>, cell: usize) {
-        let hidden = self.lift(game, cell);
-        self.set_under(game, cell, hidden);
-    }
-
-    #[inline(always)]
-    fn clear_virgin(&mut self, game: &Game<B>, cell: usize) {
-        self.clear_virgin_as::<true>(game, cell);
-    }
-
-    /// `clear_virgin`, with the hash kept (`KEYS`) or not ([`Position::make_move_unkeyed`]).
-    #[inline(always)]
-    fn clear_virgin_as<const KEYS: bool>(&mut self, game: &Game<B>, cell: usize) {
-        if self.virgin.has(cell) {
-            self.virgin.remove(cell);
-            if KEYS {
-                self.hash ^= game.zobrist.virgin[cell];
-            }
-        }
-    }
-
-    /// Takes back the move `undo` came from.
-    pub fn unmake(&mut self, game: &Game<B>, undo: &Undo<B>) {
-        let mv = undo.mv;
-        if self.out != undo.out {
-            while self.removed.0.len() > undo.removed as usize {
-                if let Some((cell, code)) = self.removed.0.pop() {
-                    if cell & REMOVED_HIDDEN != 0 {
-                        self.put_under(game, (cell & !REMOVED_HIDDEN) as usize, code as usize - 1);
-                    } else {
-                        self.place(game, cell as usize, code as usize - 1);
-                    }
-                }
-            }
-            self.out = undo.out;
-        }
-        let prev = undo.mover as usize;
-        self.to_move = prev;
-        if undo.gave_check {
-            self.checks[prev] -= 1;
-        }
-        match mv.kind {
-            MoveKind::Stationary | MoveKind::Pass => {}
-            MoveKind::Drop => {
-                self.lift(game, mv.to as usize);
-                self.hand[prev * game.kinds + mv.aux as usize] += 1;
-            }
-            MoveKind::Crown => {
-                let to = mv.to as usize;
-                self.hand[prev * game.kinds + (mv.aux & 0xff) as usize] += 1;
-                if mv.aux & CROWN_HIDDEN != 0 {
-                    self.set_under(game, to, undo.moved);
-                } else {
-                    self.lift(game, to);
-                    self.place(game, to, undo.moved as usize - 1);
-                }
-            }
-            MoveKind::Castle => {
-                let c = &game.castles[prev][mv.aux as usize];
-                let king = self.lift(game, c.king_to as usize);
-                let rook = self.lift(game, c.rook_to as usize);
-                if undo.revealed {
-                    self.cover(game, c.king_from as usize);
-                }
-                if undo.revealed_rook {
-                    self.cover(game, c.rook_from as usize);
-                }
-                self.place(game, c.king_from as usize, king as usize - 1);
-                self.place(game, c.rook_from as usize, rook as usize - 1);
-            }
-            _ => {
-                if mv.promotion == NO_PROMOTION && !undo.revealed {
-                    self.shift(game, mv.to as usize, mv.from as usize, undo.moved as usize - 1);
-                } else {
-                    if undo.revealed {
-                        self.cover(game, mv.from as usize);
-                    }
-                    self.lift(game, mv.to as usize);
-                    self.place(game, mv.from as usize, undo.moved as usize - 1);
-                }
-                if undo.captured != 0 {
-                    self.place(game, undo.captured_cell as usize, undo.captured as usize - 1);
-                    if let Some(h) = game.hands.as_ref().filter(|h| h.capture_to_hand) {
-                        self.hand[prev * game.kinds + h.hand_kind[undo.captured as usize - 1] as usize] -= 1;
-                    }
-                }
-                if undo.captured_under != 0 {
-                    self.set_under(game, undo.captured_cell as usize, undo.captured_under);
-                }
-            }
-        }
-        self.virgin = undo.virgin;
-        self.ep_cells = undo.ep_cells;
-        self.ep_victim = undo.ep_victim;
-        self.ep_hash = undo.ep_hash;
-        self.halfmove = undo.halfmove;
-        self.fullmove = undo.fullmove;
-        self.hash = undo.hash;
-        self.passes = undo.passes;
     }
 
     /// The hash computed from scratch; equals `hash` when incremental updates are right.

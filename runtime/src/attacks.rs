@@ -1,0 +1,211 @@
+//! Attack tests on a position: whether a side attacks a cell (directly, along lines, winding or
+//! hopping), whether a side is in check, and the winding floods they follow.
+//!
+//! A second `impl` block of [`Position`], apart from `position.rs` (the position's state and its
+//! upkeep) so that each stays one concern; the attacks found from the attackers' side are in
+//! `line_attacks.rs`.
+
+use crate::bits::CellSet;
+use crate::game::Game;
+use crate::position::Position;
+
+impl<B: CellSet> Position<B> {
+    /// Whether any piece of `side` attacks `target`.
+    #[inline]
+    pub fn attacked_by(&self, game: &Game<B>, target: usize, side: usize) -> bool {
+        self.attacked_directly(game, target, side) || self.attacked_along_lines(game, target, side)
+    }
+
+    /// Whether a piece of `side` attacks `target` other than along a line: directly, winding
+    /// or hopping.
+    #[inline]
+    pub fn attacked_directly(&self, game: &Game<B>, target: usize, side: usize) -> bool {
+        let di = target * game.sides + side;
+        let near = self.by_side[side].and(game.direct_reach[di]);
+        if game.direct_by_piece {
+            // Many kinds attack directly: the few pieces near the target are looked at instead.
+            for c in near.iter() {
+                if game.direct_from[(self.board[c] as usize - 1) * game.cells + c].has(target) {
+                    return true;
+                }
+            }
+        } else if !near.is_empty() {
+            for &(ck, set) in &game.direct[game.direct_index[di] as usize..game.direct_index[di + 1] as usize] {
+                if self.by_ck[ck as usize].intersects(set) {
+                    return true;
+                }
+            }
+        }
+        if game.winding && self.wound_by(game, target, side) {
+            return true;
+        }
+        game.hopping && self.hopped_by(game, target, side)
+    }
+
+    /// Whether a line attacker of `side` attacks `target`.
+    #[inline]
+    fn attacked_along_lines(&self, game: &Game<B>, target: usize, side: usize) -> bool {
+        self.attacked_along_lines_on(game, target, side, self.occupied)
+    }
+
+    /// As [`Position::attacked_along_lines`] with the cells `occupied` (a subset of the board's:
+    /// the pieces on the others are not looked at).
+    #[inline(always)]
+    fn attacked_along_lines_on(&self, game: &Game<B>, target: usize, side: usize, occupied: B) -> bool {
+        let sliders = self.line_pieces[side];
+        if !sliders.intersects(game.line_reach[target]) {
+            return false;
+        }
+        let ours = game.side_cks[side];
+        let lines = &game.lines[game.line_index[target] as usize..game.line_index[target + 1] as usize];
+        for line in lines {
+            if !line.set.intersects(sliders) {
+                continue;
+            }
+            let mut along = game.occupied_along(line.segments, occupied);
+            if let Some(b) = along.next() {
+                if ((game.kinds_on(line, along.run(), b) & ours) >> (self.board[b] - 1)) & 1 != 0 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// A winding rule's flood from `from`: the empty cells it reaches, and the occupied cells one
+    /// step from the start or from a reached cell (those it could capture).
+    #[inline]
+    pub fn flood(&self, w: &crate::game::WindRule<B>, from: usize) -> (B, B) {
+        self.flood_through(w, from, |cells| cells)
+    }
+
+    /// [`Position::flood`], going on only from the empty cells reached that `pass` keeps (a
+    /// royal path's unattacked cells); the others are still reached.
+    #[inline(always)]
+    pub fn flood_through(&self, w: &crate::game::WindRule<B>, from: usize, mut pass: impl FnMut(B) -> B) -> (B, B) {
+        let mut reached = B::single(from);
+        let mut frontier = reached;
+        let (mut empty, mut hit) = (B::default(), B::default());
+        loop {
+            let mut next = B::default();
+            for c in frontier.iter() {
+                next = next.or(w.next[c]);
+            }
+            let new = next.and_not(reached);
+            if new.is_empty() {
+                return (empty, hit);
+            }
+            reached = reached.or(new);
+            hit = hit.or(new.and(self.occupied));
+            let reached_empty = new.and_not(self.occupied);
+            empty = empty.or(reached_empty);
+            frontier = pass(reached_empty);
+        }
+    }
+
+    /// Whether a winding piece of `side` could capture on `target`.
+    fn wound_by(&self, game: &Game<B>, target: usize, side: usize) -> bool {
+        for &ck in &game.wind_cks[side] {
+            for w in &game.winders[ck as usize] {
+                // Rule by rule, so that a target off its zone, or no piece in it, costs one test.
+                if w.flags & crate::tables::ray::CAPTURE == 0 || !w.zone.has(target) {
+                    continue;
+                }
+                for p in self.by_ck[ck as usize].and(w.zone).iter() {
+                    let (empty, hit) = self.flood(w, p);
+                    if empty.or(hit).has(target) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// The pieces of `side` that stop the flood of an enemy winding rule whose zone holds
+    /// `target`: vacating one lets the flood go on, perhaps to `target`. A move of `side` that
+    /// vacates none of them makes no winding capture on `target` (filling a cell only stops a
+    /// flood; the enemy pieces stay where they are).
+    pub fn wind_zone(&self, game: &Game<B>, target: usize, side: usize) -> B {
+        let mut zone = B::default();
+        for &s in &game.opponents[side] {
+            for &ck in &game.wind_cks[s] {
+                for w in &game.winders[ck as usize] {
+                    if w.flags & crate::tables::ray::CAPTURE == 0 || !w.zone.has(target) {
+                        continue;
+                    }
+                    for p in self.by_ck[ck as usize].and(w.zone).iter() {
+                        zone = zone.or(self.flood(w, p).1);
+                    }
+                }
+            }
+        }
+        zone.and(self.by_side[side])
+    }
+
+    /// Whether an opponent of `side` (a side of another team) still in the game attacks `target`.
+    #[inline]
+    pub fn attacked_by_enemy(&self, game: &Game<B>, target: usize, side: usize) -> bool {
+        // Two sides are two teams, and neither is ever out.
+        if game.sides == 2 {
+            return self.attacked_by(game, target, 1 - side);
+        }
+        game.opponents[side].iter().any(|&s| !self.is_out(s) && self.attacked_by(game, target, s))
+    }
+
+    /// As [`Position::attacked_by_enemy`], leaving out attacks along lines.
+    pub fn attacked_directly_by_enemy(&self, game: &Game<B>, target: usize, side: usize) -> bool {
+        if game.sides == 2 {
+            return self.attacked_directly(game, target, 1 - side);
+        }
+        game.opponents[side].iter().any(|&s| !self.is_out(s) && self.attacked_directly(game, target, s))
+    }
+
+    /// The cells of `targets` that an opponent of `side` still in the game attacks other than
+    /// along lines (as [`Position::attacked_directly_by_enemy`] for each): the few enemy pieces
+    /// that could attack one of them directly are looked up, each with all its direct attacks in
+    /// one set, instead of every target's attackers kind by kind.
+    #[inline(always)]
+    pub fn attacked_directly_among(&self, game: &Game<B>, targets: B, side: usize) -> B {
+        if game.winding || game.hopping {
+            let mut hit = B::default();
+            for t in targets.iter() {
+                if self.attacked_directly_by_enemy(game, t, side) {
+                    hit.insert(t);
+                }
+            }
+            return hit;
+        }
+        let mut near = B::default();
+        for &s in &game.opponents[side] {
+            if self.is_out(s) {
+                continue;
+            }
+            let mut reach = B::default();
+            for t in targets.iter() {
+                reach = reach.or(game.direct_reach[t * game.sides + s]);
+            }
+            near = near.or(reach.and(self.by_side[s]));
+        }
+        let mut hit = B::default();
+        for c in near.iter() {
+            hit = hit.or(game.direct_from[(self.board[c] as usize - 1) * game.cells + c]);
+        }
+        hit.and(targets)
+    }
+
+    /// As [`Position::attacked_by_enemy`], only along lines, with the cells `occupied` (a
+    /// subset of the board's: a piece lifted off it).
+    #[inline(always)]
+    pub fn attacked_along_lines_by_enemy(&self, game: &Game<B>, target: usize, side: usize, occupied: B) -> bool {
+        if game.sides == 2 {
+            return self.attacked_along_lines_on(game, target, 1 - side, occupied);
+        }
+        game.opponents[side].iter().any(|&s| !self.is_out(s) && self.attacked_along_lines_on(game, target, s, occupied))
+    }
+
+    /// Whether `side` has a royal piece attacked by an opponent still in the game.
+    pub fn in_check(&self, game: &Game<B>, side: usize) -> bool {
+        self.royals(game, side).iter().any(|r| self.attacked_by_enemy(game, r, side))
+    }
+}

@@ -1,0 +1,575 @@
+//! Building a [`Game`] from loaded tables ([`Game::new`]) and the helpers of that build: rays
+//! sorted for generation, cells cut into runs, attack lines indexed, Zobrist keys drawn.
+//!
+//! Building a [`Game`] only converts lists from the (validated) tables into bit sets and indexes;
+//! no geometry is derived here. It runs once per load, apart from `game.rs`, which holds the
+//! types move generation reads and their queries on the hot path.
+
+use crate::bits::CellSet;
+use crate::game::{leaps, Castle, Game, Line, PieceMoves, Promotion, Ray, Segment, SlideRun, Special, WindRule, Zobrist};
+use crate::tables::{Attack, GameEnd, Tables, NO_CELL};
+
+impl Special {
+    fn new<B: CellSet>(tables: &Tables, i: u32, r: &Ray<B>, flags: u8) -> Special {
+        let to = tables.pool.get(r.cells.0 as usize).copied().filter(|_| r.cells.0 < r.cells.1).unwrap_or(NO_CELL);
+        let mut passed = r.must_empty.iter();
+        let pass = match (passed.next(), passed.next()) {
+            (None, _) => to,
+            (Some(c), None) => c as u16,
+            _ => NO_CELL,
+        };
+        Special { ray: i, to, pass, flags }
+    }
+}
+
+/// Cuts `cells` into runs of rising or falling indices within one word, appended to `out`;
+/// returns their range.
+fn segments_of(cells: &[u16], out: &mut Vec<Segment>) -> (u32, u32) {
+    runs_of(cells, |_, _| true, out)
+}
+
+/// As [`segments_of`], cutting also between the cells `i - 1` and `i` where `!same(i - 1, i)`.
+fn runs_of(cells: &[u16], same: impl Fn(usize, usize) -> bool, out: &mut Vec<Segment>) -> (u32, u32) {
+    let start = out.len();
+    let word = |c: u16| c / 64;
+    let mut i = 0;
+    while i < cells.len() {
+        let up = i + 1 < cells.len() && cells[i + 1] > cells[i];
+        let mut j = i + 1;
+        while j < cells.len()
+            && word(cells[j]) == word(cells[i])
+            && (if up { cells[j] > cells[j - 1] } else { cells[j] < cells[j - 1] })
+            && same(j - 1, j)
+        {
+            j += 1;
+        }
+        let mask = cells[i..j].iter().fold(0u64, |m, &c| m | 1 << (c % 64));
+        out.push(Segment { mask, word: word(cells[i]) as u8, up });
+        i = j;
+    }
+    (start as u32, out.len() as u32)
+}
+
+/// Whether every one of `initial` is an initial step (`step` gives its destination), no two
+/// landing on the same cell (the count adds one move per step, where the general walk gathers
+/// them in a set).
+fn initial_steps_apart(initial: &[Special], step: impl Fn(&Special) -> Option<u16>) -> bool {
+    let mut seen = Vec::new();
+    initial.iter().all(|sp| match step(sp) {
+        Some(to) if !seen.contains(&to) => {
+            seen.push(to);
+            true
+        }
+        _ => false,
+    })
+}
+
+/// Sorts every piece's rays for generation (see [`PieceMoves`]).
+#[allow(clippy::type_complexity)]
+fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]) -> (Vec<PieceMoves<B>>, Vec<SlideRun>, Vec<Special>) {
+    use crate::tables::ray::*;
+    let mut piece_moves = Vec::with_capacity(tables.ray_index.len());
+    let mut runs = Vec::new();
+    let mut specials = Vec::new();
+    // A slide back to its start makes a stationary move where the rules allow one.
+    let returns = if tables.rules.stationary_moves { RETURNS } else { 0 };
+    for &(start, end) in &tables.ray_index {
+        let mut m = PieceMoves {
+            leap_quiet: B::default(),
+            leap_capture: B::default(),
+            slides: (runs.len() as u32, 0),
+            plain_slides: false,
+            whole_runs: false,
+            specials: (specials.len() as u32, 0),
+            ep_only: 0,
+            may_promote: true,
+            gates: B::default(),
+            gated: true,
+            leaper: leaps::NO,
+        };
+        let mut ep_only = Vec::new();
+        for i in start..end {
+            let r = &rays[i as usize];
+            let f = r.flags;
+            let gate = if r.passes { r.must_empty.iter().next() } else { tables.pool[r.cells.0 as usize..r.cells.1 as usize].first().map(|&c| c as usize) };
+            match gate {
+                Some(c) => m.gates.insert(c),
+                None => m.gated = false,
+            }
+            // A plain lame leap (a step then a step, the first cell empty), or a slide that starts
+            // past cells that must be empty, is followed as runs too: the cells to pass, which
+            // land nowhere (an occupied one blocks it as it blocks a slide), then the
+            // destination or the slide's runs.
+            let lame = r.passes && f & !(QUIET | CAPTURE | SLIDE) == 0 && (f & SLIDE == 0 || r.segments.0 < r.segments.1);
+            let conditional = (r.passes && !lame) || f & (INITIAL | EP_TARGET | PASS_UNATTACKED) != 0 || (f & returns != 0 && (f & SLIDE == 0 || r.segments.0 == r.segments.1));
+            if conditional {
+                specials.push(Special::new(tables, i, r, f));
+            } else if f & SLIDE != 0 || lame {
+                let passed: Vec<u16> = r.must_empty.iter().map(|c| c as u16).collect();
+                let mut segs = Vec::new();
+                let (_, landing) = segments_of(&passed, &mut segs);
+                if f & SLIDE != 0 {
+                    segs.extend_from_slice(&segments[r.segments.0 as usize..r.segments.1 as usize]);
+                } else {
+                    segments_of(&tables.pool[r.cells.0 as usize..r.cells.1 as usize], &mut segs);
+                }
+                let next = (runs.len() + segs.len()) as u32;
+                let back = f & returns != 0 && f & QUIET != 0;
+                runs.extend(segs.iter().enumerate().map(|(k, &run)| SlideRun {
+                    run,
+                    quiet: k >= landing as usize && f & QUIET != 0,
+                    capture: k >= landing as usize && f & CAPTURE != 0,
+                    returns: back && k + 1 == segs.len(),
+                    next,
+                }));
+            } else {
+                let c = tables.pool[r.cells.0 as usize] as usize;
+                if f & QUIET != 0 {
+                    m.leap_quiet.insert(c);
+                }
+                if f & CAPTURE != 0 {
+                    m.leap_capture.insert(c);
+                }
+                if f & EP_CAPTURE != 0 {
+                    ep_only.push(Special::new(tables, i, r, EP_CAPTURE));
+                }
+            }
+        }
+        m.ep_only = specials.len() as u32;
+        specials.extend(ep_only);
+        m.slides.1 = runs.len() as u32;
+        m.plain_slides = runs[m.slides.0 as usize..].iter().all(|r| r.quiet && r.capture && !r.returns);
+        m.whole_runs = m.plain_slides && runs.iter().enumerate().skip(m.slides.0 as usize).all(|(i, r)| r.next as usize == i + 1);
+        m.specials.1 = specials.len() as u32;
+        piece_moves.push(m);
+    }
+    (piece_moves, runs, specials)
+}
+
+pub(crate) fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl<B: CellSet> Game<B> {
+    /// `tables` must have passed [`Tables::validate`] and have at most `B::CAPACITY` cells.
+    pub fn new(tables: Tables) -> Game<B> {
+        let cells = tables.cells.len();
+        let kinds = tables.kinds.len();
+        let sides = tables.sides.len();
+        assert!(cells <= B::CAPACITY, "board too large for this cell set width");
+        let pool = tables.pool.clone();
+        let set_of = |range: (u32, u32)| {
+            B::from_cells(pool[range.0 as usize..range.1 as usize].iter().map(|&c| c as usize))
+        };
+        let mut segments = Vec::new();
+        let rays: Vec<Ray<B>> = tables
+            .rays
+            .iter()
+            .map(|r| Ray {
+                flags: r.flags,
+                passes: r.must_empty.0 < r.must_empty.1,
+                must_empty: set_of(r.must_empty),
+                cells: r.cells,
+                segments: if r.flags & crate::tables::ray::SLIDE != 0 {
+                    segments_of(&pool[r.cells.0 as usize..r.cells.1 as usize], &mut segments)
+                } else {
+                    (0, 0)
+                },
+            })
+            .collect();
+
+        let transit = B::from_cells(tables.transit.iter().map(|&c| c as usize));
+        let (mut piece_moves, mut slide_runs, specials) = sort_moves(&tables, &rays, &segments);
+        // No piece ever stands on a transit cell: a plain move never ends there, and the runs
+        // of plain slides leave them out (they never block), so that generation need not.
+        for m in &mut piece_moves {
+            m.leap_quiet = m.leap_quiet.and_not(transit);
+            m.leap_capture = m.leap_capture.and_not(transit);
+        }
+        for r in &mut slide_runs {
+            r.run.mask &= !transit.word(r.run.word as usize);
+        }
+
+        let mut direct_index = vec![0u32];
+        let mut direct = Vec::new();
+        let mut line_index = vec![0u32];
+        let mut lines = Vec::new();
+        let mut run_kinds = Vec::new();
+        let mut line_cks = vec![Vec::new(); sides];
+        for t in 0..cells {
+            let range = tables.attack_index[t] as usize..tables.attack_index[t + 1] as usize;
+            for side in 0..sides {
+                for a in &tables.attacks[range.clone()] {
+                    if let Attack::Direct { ck, cells } = *a {
+                        if ck as usize / kinds == side {
+                            direct.push((ck, set_of(cells)));
+                        }
+                    }
+                }
+                direct_index.push(direct.len() as u32);
+            }
+            for a in &tables.attacks[range] {
+                if let Attack::Line { cells: c, masks } = *a {
+                    let line_cells = &pool[c.0 as usize..c.1 as usize];
+                    let line_masks = &tables.masks[masks as usize..(masks + c.1 - c.0) as usize];
+                    // The first cell has no line attackers; it joins the next cell's run.
+                    let first_apart = line_masks.len() > 1 && line_masks[0] == 0 && line_masks[1] != 0;
+                    let kinds_at = |i: usize| if i == 0 && first_apart { line_masks[1] } else { line_masks[i] };
+                    let runs = runs_of(line_cells, |i, j| kinds_at(i) == kinds_at(j), &mut segments);
+                    run_kinds.resize(runs.0 as usize, 0);
+                    let mut i = 0;
+                    for run in &segments[runs.0 as usize..runs.1 as usize] {
+                        run_kinds.push(kinds_at(i));
+                        i += run.mask.count_ones() as usize;
+                    }
+                    lines.push(Line {
+                        set: set_of(c),
+                        segments: runs,
+                        first: if first_apart { line_cells[0] } else { NO_CELL },
+                    });
+                    for i in 0..(c.1 - c.0) {
+                        let mut m = tables.masks[(masks + i) as usize];
+                        while m != 0 {
+                            let ck = m.trailing_zeros() as u8;
+                            m &= m - 1;
+                            let list = &mut line_cks[ck as usize / kinds];
+                            if !list.contains(&ck) {
+                                list.push(ck);
+                            }
+                        }
+                    }
+                }
+            }
+            line_index.push(lines.len() as u32);
+        }
+        run_kinds.resize(segments.len(), 0);
+
+        let mut promotion = vec![None; sides * kinds];
+        let mut castles = Vec::new();
+        for (s, side) in tables.sides.iter().enumerate() {
+            // A piece's promotions (one per zone) share their choices: zones and optional cells merge.
+            for p in &side.promotions {
+                let zone = B::from_cells(p.zone.iter().map(|&c| c as usize));
+                let slot: &mut Option<Promotion<B>> = &mut promotion[s * kinds + p.kind as usize];
+                let merged = slot.get_or_insert_with(|| Promotion { zone: B::default(), choices: p.choices.clone(), optional: B::default(), limit: Vec::new(), from: B::default() });
+                if p.from_or_to {
+                    merged.from = merged.from.or(zone);
+                }
+                let compulsory = merged.zone.and_not(merged.optional);
+                merged.zone = merged.zone.or(zone);
+                merged.optional = if p.optional { merged.optional.or(zone.and_not(compulsory)) } else { merged.optional.and_not(zone) };
+                merged.limit = p
+                    .choices
+                    .iter()
+                    .map(|&c| {
+                        if p.captured {
+                            side.setup.iter().chain(&side.atop).filter(|&&(_, k)| k == c).count() as u32
+                        } else {
+                            u32::MAX
+                        }
+                    })
+                    .collect();
+            }
+            castles.push(
+                side.castles
+                    .iter()
+                    .map(|c| {
+                        let mut empty = B::from_cells(c.empty.iter().map(|&x| x as usize));
+                        empty.remove(c.king_from as usize);
+                        empty.remove(c.rook_from as usize);
+                        let kt = c.king_to as usize;
+                        let opens = tables.attacks[tables.attack_index[kt] as usize..tables.attack_index[kt + 1] as usize].iter().any(|a| {
+                            let Attack::Line { cells: r, .. } = *a else { return false };
+                            let line = &pool[r.0 as usize..r.1 as usize];
+                            let ends = line.iter().position(|&x| x == c.rook_to || x == c.king_to).unwrap_or(line.len());
+                            line[..ends].iter().enumerate().any(|(i, &x)| (x == c.king_from || x == c.rook_from) && i + 1 < line.len())
+                        });
+                        let recheck = opens || !c.safe.contains(&c.king_to) || !tables.winders.is_empty() || !tables.hoppers.is_empty();
+                        Castle {
+                            king_from: c.king_from,
+                            king_to: c.king_to,
+                            rook_from: c.rook_from,
+                            rook_to: c.rook_to,
+                            empty,
+                            home: B::from_cells([c.king_from as usize, c.rook_from as usize]),
+                            safe: c.safe.clone(),
+                            safe_set: B::from_cells(c.safe.iter().map(|&x| x as usize)),
+                            recheck,
+                        }
+                    })
+                    .collect(),
+            );
+        }
+        let castle_kings = castles.iter().map(|cs: &Vec<Castle<B>>| B::from_cells(cs.iter().map(|c| c.king_from as usize))).collect();
+        for (i, m) in piece_moves.iter_mut().enumerate() {
+            m.may_promote = promotion[i / cells].as_ref().is_some_and(|p: &Promotion<B>| {
+                p.from.has(i % cells) || tables.rays_at(i).iter().any(|r| set_of(r.cells).intersects(p.zone))
+            });
+        }
+        let direct_reach = direct_index
+            .windows(2)
+            .map(|w| direct[w[0] as usize..w[1] as usize].iter().fold(B::default(), |r: B, &(_, set): &(u8, B)| r.or(set)))
+            .collect();
+        let direct_by_piece = direct.len() > 3 * (direct_index.len() - 1);
+        let mut direct_from = vec![B::default(); sides * kinds * cells];
+        for (di, w) in direct_index.windows(2).enumerate() {
+            for &(ck, set) in &direct[w[0] as usize..w[1] as usize] {
+                for c in set.iter() {
+                    direct_from[ck as usize * cells + c].insert(di / sides);
+                }
+            }
+        }
+        let royal: Vec<bool> = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].royal).collect();
+        let crowning_cks = (0..sides)
+            .map(|s| (s * kinds..(s + 1) * kinds).filter(|&ck| royal[ck] || !tables.kinds[ck % kinds].crowns.is_empty()).map(|ck| ck as u8).collect())
+            .collect();
+        let line_reach = (0..cells)
+            .map(|t| lines[line_index[t] as usize..line_index[t + 1] as usize].iter().fold(B::default(), |r: B, l: &Line<B>| r.or(l.set)))
+            .collect();
+        let line_ck_mask = line_cks.iter().flatten().fold(0u64, |m, &ck| m | 1 << ck);
+        let lines_as_slides = crate::line_attacks::lines_as_slides(&tables, &piece_moves, &slide_runs, &direct_from, line_ck_mask, transit);
+        let resets_clock = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].resets_clock).collect();
+
+        let mut seed = 0x0b15_c0de_u64;
+        let keys = |n: usize, seed: &mut u64| (0..n).map(|_| splitmix(seed)).collect::<Vec<u64>>();
+        let mut zobrist = Zobrist {
+            piece: keys(sides * kinds * cells, &mut seed),
+            side: keys(sides, &mut seed),
+            virgin: keys(cells, &mut seed),
+            ep: keys(cells, &mut seed),
+            castle: Vec::new(),
+            out: Vec::new(),
+            under: Vec::new(),
+            hand: Vec::new(),
+            checks: Vec::new(),
+        };
+        // Whether a piece has moved belongs to the position (for repetition) only where a rule
+        // depends on it: setup cells of kinds with `initial` moves here, castling rights below.
+        let mut matters = vec![false; cells];
+        let mut castle_cells = Vec::new();
+        for (s, side) in tables.sides.iter().enumerate() {
+            for c in &side.castles {
+                castle_cells.push((c.king_from as usize, c.rook_from as usize));
+            }
+            for &(cell, kind) in &side.setup {
+                let i = (s * kinds + kind as usize) * cells + cell as usize;
+                let rays = tables.rays_at(i);
+                if rays.iter().any(|r| r.flags & crate::tables::ray::INITIAL != 0) {
+                    matters[cell as usize] = true;
+                }
+            }
+        }
+        for (key, m) in zobrist.virgin.iter_mut().zip(matters) {
+            if !m {
+                *key = 0;
+            }
+        }
+        zobrist.castle = (0..castle_cells.len()).map(|_| splitmix(&mut seed)).collect();
+        zobrist.out = keys(sides, &mut seed);
+        let stacks = tables
+            .sides
+            .iter()
+            .any(|s| !s.atop.is_empty() || s.hand.iter().any(|&k| !tables.kinds[k as usize].crowns.is_empty()));
+        let hands = crate::drops::Hands::new(&tables, B::from_cells(tables.transit.iter().map(|&c| c as usize)));
+        if stacks || hands.is_some() {
+            zobrist.under = keys(sides * kinds * cells, &mut seed);
+            zobrist.hand = keys(sides * kinds, &mut seed);
+        } else {
+            zobrist.hand = vec![0; sides * kinds];
+        }
+        let limit = usize::from(tables.rules.check_limit);
+        if limit > 0 {
+            zobrist.checks = keys(sides * (limit + 1), &mut seed);
+        }
+        let reach: Vec<Vec<(usize, B)>> = tables
+            .sides
+            .iter()
+            .enumerate()
+            .map(|(s, side)| {
+                let mut per: Vec<(usize, B)> = Vec::new();
+                for &(kind, cell) in &side.reach {
+                    let ck = s * kinds + kind as usize;
+                    match per.iter_mut().find(|(c, _)| *c == ck) {
+                        Some((_, set)) => set.insert(cell as usize),
+                        None => per.push((ck, B::single(cell as usize))),
+                    }
+                }
+                per
+            })
+            .collect();
+        let goals = limit > 0 || tables.rules.extinction != 0 || reach.iter().any(|r| !r.is_empty());
+        let no_check: Vec<bool> = (0..sides * kinds)
+            .map(|ck| tables.kinds[ck % kinds].cannot_check)
+            .collect();
+        let any_no_check = no_check.iter().any(|&b| b);
+        let crowned = tables
+            .kinds
+            .iter()
+            .enumerate()
+            .filter_map(|(t, k)| k.crowned.map(|(c, r)| (c, r, t as u8)))
+            .collect();
+        // Who could take en passant on each cell: an en passant only belongs to the position when
+        // someone can take it.
+        let mut ep_capturers: Vec<Vec<(u8, B)>> = vec![Vec::new(); cells];
+        for ck in 0..sides * kinds {
+            for origin in 0..cells {
+                let i = ck * cells + origin;
+                for r in tables.rays_at(i) {
+                    if r.flags & crate::tables::ray::EP_CAPTURE != 0 {
+                        let target = tables.pool[r.cells.0 as usize] as usize;
+                        let list = &mut ep_capturers[target];
+                        match list.iter_mut().find(|(k, _)| *k as usize == ck) {
+                            Some((_, set)) => set.insert(origin),
+                            None => list.push((ck as u8, B::single(origin))),
+                        }
+                    }
+                }
+            }
+        }
+        let side_cks = (0..sides).map(|s| (((1u128 << kinds) - 1) as u64) << (s * kinds)).collect();
+        let mut team_names: Vec<&str> = Vec::new();
+        let team: Vec<usize> = tables
+            .sides
+            .iter()
+            .map(|s| match team_names.iter().position(|t| *t == s.team) {
+                Some(t) => t,
+                None => {
+                    team_names.push(&s.team);
+                    team_names.len() - 1
+                }
+            })
+            .collect();
+        let mut team_sides = vec![0u64; team_names.len()];
+        for (s, &t) in team.iter().enumerate() {
+            team_sides[t] |= 1 << s;
+        }
+        let opponents = (0..sides).map(|s| (0..sides).filter(|&o| team[o] != team[s]).collect()).collect();
+        let eliminations = team_sides.len() >= 3 && tables.rules.game_end == GameEnd::LastStanding;
+        let mut winders: Vec<Vec<WindRule<B>>> = vec![Vec::new(); sides * kinds];
+        let mut wind_cks = vec![Vec::new(); sides];
+        for w in &tables.winders {
+            let mut next = vec![B::default(); cells];
+            for (i, &c) in w.zone.iter().enumerate() {
+                next[c as usize] = B::from_cells(w.adjacency[i].iter().map(|&d| d as usize));
+            }
+            let rule = WindRule { flags: w.flags, zone: B::from_cells(w.zone.iter().map(|&c| c as usize)), next };
+            for (s, cks) in wind_cks.iter_mut().enumerate() {
+                let ck = s * kinds + w.kind as usize;
+                winders[ck].push(rule.clone());
+                if !cks.contains(&(ck as u8)) {
+                    cks.push(ck as u8);
+                }
+            }
+        }
+        let winding = !tables.winders.is_empty();
+        let (hoppers, hop_cks) = crate::hops::hop_rules(&tables.hoppers, cells, sides * kinds, sides, kinds);
+        let hopping = !tables.hoppers.is_empty();
+        // Winding and hop moves are not in the rays: their pieces may promote wherever they
+        // stand, and are never skipped for their blocked rays.
+        for ck in 0..sides * kinds {
+            if !winders[ck].is_empty() || !hoppers[ck].is_empty() {
+                for m in &mut piece_moves[ck * cells..(ck + 1) * cells] {
+                    m.may_promote = promotion[ck].is_some();
+                    m.gated = false;
+                }
+            } else {
+                use crate::tables::ray::{EP_TARGET, INITIAL, QUIET, SLIDE};
+                // A quiet double step that sets en-passant cells, while the piece is unmoved.
+                let step = |sp: &Special| {
+                    let r = &rays[sp.ray as usize];
+                    let plain = sp.flags == INITIAL | EP_TARGET | QUIET && r.flags & SLIDE == 0 && r.cells.1 - r.cells.0 == 1 && sp.pass != NO_CELL;
+                    plain.then(|| tables.pool[r.cells.0 as usize])
+                };
+                for m in &mut piece_moves[ck * cells..(ck + 1) * cells] {
+                    m.leaper = if m.slides.0 != m.slides.1 {
+                        leaps::NO
+                    } else if m.specials.0 == m.specials.1 {
+                        leaps::PLAIN
+                    } else if !m.may_promote && initial_steps_apart(&specials[m.specials.0 as usize..m.ep_only as usize], step) {
+                        leaps::INITIAL
+                    } else {
+                        leaps::NO
+                    };
+                }
+            }
+        }
+        // The leaper classes each kind has somewhere (see `Game::kind_leaps`).
+        let kind_leaps = std::array::from_fn(|ck| piece_moves.get(ck * cells..(ck + 1) * cells).unwrap_or_default().iter().fold(0, |k, m| k | m.leaper));
+        let walked = (0..sides * kinds).map(|ck| !winders[ck].is_empty() || !hoppers[ck].is_empty()).collect();
+        let any_order = (0..sides)
+            .map(|s| {
+                let side = &tables.sides[s];
+                let count = |k: usize| side.setup.iter().chain(&side.atop).filter(|&&(_, kind)| kind as usize == k).count();
+                let mut order: Vec<usize> = (0..kinds).collect();
+                order.sort_by_key(|&k| (royal[s * kinds + k], std::cmp::Reverse(count(k))));
+                order.into_iter().map(|k| (s * kinds + k) as u8).collect()
+            })
+            .collect();
+        let passing = crate::passing::Passing::new(&tables, cells, [0, splitmix(&mut seed), splitmix(&mut seed), splitmix(&mut seed)]);
+        Game {
+            passing,
+            kind_leaps,
+            hoppers,
+            hopping,
+            hop_cks,
+            winders,
+            winding,
+            wind_cks,
+            stacks,
+            hands,
+            no_check,
+            any_no_check,
+            crowned,
+            team,
+            team_sides,
+            opponents,
+            eliminations,
+            castle_cell_set: castle_cells.iter().fold(B::default(), |s, &(k, r)| s.or(B::single(k)).or(B::single(r))),
+            castle_cells,
+            ep_capturers,
+            transit,
+            side_cks,
+            side_of: std::array::from_fn(|ck| (ck / kinds.max(1)).min(255) as u8),
+            kind_of: std::array::from_fn(|ck| (ck % kinds.max(1)) as u8),
+            any_order,
+            walked,
+            cells,
+            kinds,
+            sides,
+            pool,
+            rays,
+            segments,
+            piece_moves,
+            slide_runs,
+            specials,
+            ray_index: tables.ray_index.clone(),
+            direct_index,
+            direct,
+            direct_reach,
+            direct_from,
+            direct_by_piece,
+            line_index,
+            lines,
+            run_kinds,
+            line_ck_mask,
+            royal_ck_mask: royal.iter().enumerate().fold(0u64, |m, (ck, &r)| m | (r as u64) << (ck & 63)),
+            line_cks,
+            line_reach,
+            lines_as_slides,
+            crowning_cks,
+            promotion,
+            castles,
+            castle_kings,
+            royal,
+            resets_clock,
+            reach,
+            goals,
+            zobrist,
+            tables,
+        }
+    }
+}
