@@ -188,7 +188,7 @@ impl<B: CellSet> Position<B> {
     }
 
     /// [`Position::attacked_along_lines_among`], each target's lines walked.
-    fn attacked_along_lines_one_by_one(&self, game: &Game<B>, targets: B, side: usize, occupied: B) -> B {
+    pub(crate) fn attacked_along_lines_one_by_one(&self, game: &Game<B>, targets: B, side: usize, occupied: B) -> B {
         let mut hit = B::default();
         for t in targets.iter() {
             if self.attacked_along_lines_by_enemy(game, t, side, occupied) {

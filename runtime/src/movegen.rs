@@ -110,26 +110,42 @@ impl<B: CellSet> Position<B> {
             if !line.set.intersects(sliders) {
                 continue;
             }
-            // The first piece on the line, then the next one behind it.
-            let mut along = game.occupied_along(line.segments, self.occupied);
-            let Some(b) = along.next() else { continue };
-            let side = self.side_at(game, b);
-            if side != us {
-                check |= enemy(side) && (game.kinds_on(line, along.run(), b) >> (self.board[b] - 1)) & 1 != 0;
-                continue;
-            }
-            // A stack's top piece never empties its cell by moving: no pin.
-            if game.stacks && self.stacked.has(b) {
-                continue;
-            }
-            // (A line round a globe may pass the first piece's cell again.)
-            if let Some(p) = along.find(|&c| c != b) {
-                let side = self.side_at(game, p);
-                if (game.kinds_on(line, along.run(), p) >> (self.board[p] - 1)) & 1 != 0 && enemy(side) {
-                    // Every cell from the royal piece to the pinner.
-                    let (mut segment, _) = game.slide(line.segments, self.occupied.and_not(B::single(b)));
-                    segment.insert(p);
-                    pins.add(b, segment);
+            // The first piece on the line, then the next one behind it, run by run.
+            let base = line.segments.0 as usize;
+            let mut first = None;
+            'line: for (i, run) in game.segments[base..line.segments.1 as usize].iter().enumerate() {
+                let word = run.word as usize;
+                let mut hit = run.mask & self.occupied.word(word);
+                while hit != 0 {
+                    let bit = if run.up { hit.trailing_zeros() } else { 63 - hit.leading_zeros() };
+                    hit &= !(1u64 << bit);
+                    let c = word * 64 + bit as usize;
+                    match first {
+                        None => {
+                            let side = self.side_at(game, c);
+                            if side != us {
+                                check |= enemy(side) && (game.kinds_on(line, base + i, c) >> (self.board[c] - 1)) & 1 != 0;
+                                break 'line;
+                            }
+                            // A stack's top piece never empties its cell by moving: no pin.
+                            if game.stacks && self.stacked.has(c) {
+                                break 'line;
+                            }
+                            first = Some(c);
+                        }
+                        // (A line round a globe may pass the first piece's cell again.)
+                        Some(b) if b != c => {
+                            let side = self.side_at(game, c);
+                            if (game.kinds_on(line, base + i, c) >> (self.board[c] - 1)) & 1 != 0 && enemy(side) {
+                                // Every cell from the royal piece to the pinner.
+                                let (mut segment, _) = game.slide(line.segments, self.occupied.and_not(B::single(b)));
+                                segment.insert(c);
+                                pins.add(b, segment);
+                            }
+                            break 'line;
+                        }
+                        Some(_) => {}
+                    }
                 }
             }
         }
@@ -529,13 +545,7 @@ impl<B: CellSet> Position<B> {
             // lines do).
             return safe.and_not(self.attacked_along_lines_among(game, safe, us, occupied));
         }
-        let mut safe = safe;
-        for to in safe.iter() {
-            if self.attacked_along_lines_by_enemy(game, to, us, occupied) {
-                safe.remove(to);
-            }
-        }
-        safe
+        safe.and_not(self.attacked_along_lines_one_by_one(game, safe, us, occupied))
     }
 
     /// Appends the crowning moves of the side to move: each piece in its hand onto each own

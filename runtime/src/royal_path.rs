@@ -46,10 +46,14 @@ impl<B: CellSet> Position<B> {
         }
         let bulk = !game.hopping && !game.winding;
         let m = &game.piece_moves[ck * game.cells + from];
+        // Every attacked cell at once where the enemy's line pieces allow it (`None` until asked).
+        let mut map = None;
         if bulk && !stationary && m.plain_slides && m.specials.0 == m.specials.1 && game.transit.is_empty() {
             // A rider's way stops at the first cell that is occupied or attacked: its slides
             // with those cells as blockers (every attacked cell found at once), and its leaps.
-            if let Some(attacked) = self.attack_map(game, us, self.occupied) {
+            let found = self.attack_map(game, us, self.occupied);
+            map = Some(found);
+            if let Some(attacked) = found {
                 let occupied = self.occupied;
                 let normal = game.slide_reach(m, occupied.or(attacked)).or(m.leap_quiet.and_not(occupied)).or(m.leap_capture.and(occupied));
                 if lift {
@@ -64,8 +68,6 @@ impl<B: CellSet> Position<B> {
         // Without hops and winding rules the direct attacks on the wanted cells are found at
         // once, at the first test; only the lines are then followed cell by cell.
         let mut direct = None;
-        // Every attacked cell at once where the enemy's line pieces allow it, at the first test.
-        let mut map = None;
         let mut attacked = |p: &Self, c: usize| {
             if !known.has(c) {
                 known.insert(c);
