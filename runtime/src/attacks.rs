@@ -62,9 +62,8 @@ impl<B: CellSet> Position<B> {
             if !line.set.intersects(sliders) {
                 continue;
             }
-            let mut along = game.occupied_along(line.segments, occupied);
-            if let Some(b) = along.next() {
-                if ((game.kinds_on(line, along.run(), b) & ours) >> (self.board[b] - 1)) & 1 != 0 {
+            if let Some((b, run)) = game.first_occupied(line.segments, occupied) {
+                if ((game.kinds_on(line, run, b) & ours) >> (self.board[b] - 1)) & 1 != 0 {
                     return true;
                 }
             }

@@ -78,44 +78,6 @@ impl Segment {
     }
 }
 
-/// The occupied cells along runs, in order (see [`Game::occupied_along`]).
-pub struct Along<'a, B> {
-    runs: &'a [Segment],
-    /// The index in `Game::segments` of `runs[0]`, and of the next run to look at in `runs`.
-    base: usize,
-    next_run: usize,
-    occupied: B,
-    /// The current run's word, its occupied cells not yet returned, and its direction.
-    word: usize,
-    hit: u64,
-    up: bool,
-}
-
-impl<B> Along<'_, B> {
-    /// The index in `Game::segments` of the run of the cell last returned.
-    #[inline(always)]
-    pub fn run(&self) -> usize {
-        self.base + self.next_run - 1
-    }
-}
-
-impl<B: CellSet> Iterator for Along<'_, B> {
-    type Item = usize;
-    #[inline(always)]
-    fn next(&mut self) -> Option<usize> {
-        while self.hit == 0 {
-            let run = self.runs.get(self.next_run)?;
-            self.next_run += 1;
-            self.word = run.word as usize;
-            self.up = run.up;
-            self.hit = run.mask & self.occupied.word(self.word);
-        }
-        let b = if self.up { self.hit.trailing_zeros() } else { 63 - self.hit.leading_zeros() };
-        self.hit &= !(1u64 << b);
-        Some(self.word * 64 + b as usize)
-    }
-}
-
 /// A piece's moves from one cell, sorted for generation (built from its rays when the game is
 /// loaded): the unconditional leaps merged into two destination sets, the unconditional slides
 /// and lame leaps (cells to pass, then the destination) as runs, and the rays with other
@@ -472,7 +434,7 @@ impl<B: CellSet> Game<B> {
     }
 
     /// The colored kinds that attack the target of `line` from `cell`, found on the run `run`
-    /// of the line ([`Along::run`]).
+    /// of the line (found with [`Game::first_occupied`]).
     #[inline(always)]
     pub fn kinds_on(&self, line: &Line<B>, run: usize, cell: usize) -> u64 {
         if cell == line.first as usize {
@@ -482,10 +444,20 @@ impl<B: CellSet> Game<B> {
         }
     }
 
-    /// The occupied cells along the runs `segments`, in order.
+    /// The first occupied cell along the runs `segments`, and the index in `segments` of its
+    /// run (for [`Game::kinds_on`]).
     #[inline(always)]
-    pub fn occupied_along(&self, segments: (u32, u32), occupied: B) -> Along<'_, B> {
-        Along { runs: &self.segments[segments.0 as usize..segments.1 as usize], base: segments.0 as usize, next_run: 0, occupied, word: 0, hit: 0, up: true }
+    pub fn first_occupied(&self, segments: (u32, u32), occupied: B) -> Option<(usize, usize)> {
+        let base = segments.0 as usize;
+        for (i, run) in self.segments[base..segments.1 as usize].iter().enumerate() {
+            let word = run.word as usize;
+            let hit = run.mask & occupied.word(word);
+            if hit != 0 {
+                let bit = if run.up { hit.trailing_zeros() } else { 63 - hit.leading_zeros() };
+                return Some((word * 64 + bit as usize, base + i));
+            }
+        }
+        None
     }
 
     pub fn cell_name(&self, cell: u16) -> &str {

@@ -30,10 +30,13 @@ impl<B: CellSet> Position<B> {
     /// [`Position::count_legal_settling`] settles the position only when its count finds no
     /// move, instead of looking for one move first (perft's last ply). The hash is not kept
     /// ([`Position::make_move_unkeyed`]): a counted position is never looked up. Where checks
-    /// are counted (`check-limit`), who is in check depends on who moves next: the whole `make`.
+    /// are counted (`check-limit`), a check changes the count only when it is the mover's last
+    /// (the goal is met: no moves). Only then is it tested, with the whole `make` (who is in
+    /// check depends on who moves next); below the limit the checks are left uncounted.
     #[inline]
     pub fn make_unsettled(&mut self, game: &Game<B>, mv: Move) -> Undo<B> {
-        if game.zobrist.checks.is_empty() {
+        let counts_checks = !game.zobrist.checks.is_empty();
+        if !counts_checks || self.checks[self.to_move].saturating_add(1) < game.tables.rules.check_limit {
             self.make_move_unkeyed(game, mv)
         } else {
             self.make(game, mv)

@@ -177,9 +177,8 @@ impl<B: CellSet> Position<B> {
                 if !line.set.intersects(sliders) {
                     continue;
                 }
-                let mut along = game.occupied_along(line.segments, self.occupied);
-                if let Some(b) = along.next() {
-                    if ((game.kinds_on(line, along.run(), b) & ours) >> (self.board[b] - 1)) & 1 != 0 {
+                if let Some((b, run)) = game.first_occupied(line.segments, self.occupied) {
+                    if ((game.kinds_on(line, run, b) & ours) >> (self.board[b] - 1)) & 1 != 0 {
                         let (mut line_stops, _) = game.slide(line.segments, self.occupied);
                         line_stops.insert(b);
                         meet(line_stops);
