@@ -4,11 +4,15 @@
 //! attacks aside (a slide's first cell is one) and transit cells aside (never a destination),
 //! for every side, with the board as it is and with
 //! each royal piece lifted off it (as a royal move is judged).
+//!
+//! And: perft's last ply, which takes the lines out of a royal piece from the parent where the
+//! move that led there left them alone (runtime/src/pins.rs), counts what a count after each
+//! move played in full does.
 
 mod common;
 
 use orbis_runtime::bits::CellSet;
-use orbis_runtime::{Game, Position};
+use orbis_runtime::{Game, Move, Perft, Position};
 use proptest::prelude::*;
 
 fn agree<B: CellSet>(game: &Game<B>, pos: &Position<B>, path: &str) {
@@ -31,6 +35,19 @@ fn playout<B: CellSet>(game: &Game<B>, path: &str, seed: u64, plies: usize) {
     common::playout(game, seed, plies, |pos, _| agree(game, pos, path));
 }
 
+/// Perft 2 (its last ply taking the lines out of the royal piece from the parent where they
+/// hold) against each move made in full and its position counted afresh.
+fn kept_lines_count_as_walked<B: CellSet>(game: &Game<B>, pos: &mut Position<B>, moves: &[Move], path: &str) {
+    let mut scratch = Vec::new();
+    let mut walked = 0;
+    for &mv in moves {
+        let undo = pos.make(game, mv);
+        walked += pos.count_legal_settling(game, &mut scratch);
+        pos.unmake(game, &undo);
+    }
+    assert_eq!(Perft::new().count(game, pos, 2), walked, "{path}: perft(2) of {}", pos.to_general(game));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(12))]
     #[test]
@@ -39,6 +56,15 @@ proptest! {
         files.extend(common::orbis_files(&common::root().join("tests/polygon")).into_iter().map(|p| p.strip_prefix(common::root()).expect("under the root").display().to_string()));
         for path in files {
             orbis_runtime::with_game!(common::engine(&path), game => playout(&game, &path, seed, 80))
+        }
+    }
+
+    #[test]
+    fn lines_kept_from_the_parent_count_as_walked(seed in any::<u64>()) {
+        let mut files = common::variant_files();
+        files.extend(common::orbis_files(&common::root().join("tests/polygon")).into_iter().map(|p| p.strip_prefix(common::root()).expect("under the root").display().to_string()));
+        for path in files {
+            orbis_runtime::with_game!(common::engine(&path), game => common::playout(&game, seed, 60, |pos, moves| kept_lines_count_as_walked(&game, pos, moves, &path)))
         }
     }
 }

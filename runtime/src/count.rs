@@ -7,6 +7,7 @@
 use crate::bits::CellSet;
 use crate::game::{leaps, Game};
 use crate::movegen::Legality;
+use crate::pins::RoyalLines;
 use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
 
 impl<B: CellSet> Position<B> {
@@ -50,7 +51,7 @@ impl<B: CellSet> Position<B> {
     /// by one. Positions where royal pieces face each other list every move; with hops or
     /// winding rules, the moves from or to a watched cell are listed and judged one by one.
     pub fn count_legal(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> u64 {
-        self.count_moves::<false>(game, scratch)
+        self.count_moves::<false>(game, scratch, None)
     }
 
     /// [`Position::count_legal`] of a position [`Position::make_unsettled`] left: when its side
@@ -66,10 +67,22 @@ impl<B: CellSet> Position<B> {
         self.count_legal(game, scratch)
     }
 
+    /// [`Position::count_legal_settling`] with the lines out of the lone royal piece taken from
+    /// `kept` (the caller has checked the move that led here with [`RoyalLines::holds_after`];
+    /// the settled position's count walks them again).
+    pub(crate) fn count_legal_settling_kept(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: &RoyalLines<B>) -> u64 {
+        let n = self.count_moves::<false>(game, scratch, Some(kept));
+        if n > 0 || !game.eliminations {
+            return n;
+        }
+        self.settle(game);
+        self.count_legal(game, scratch)
+    }
+
     /// Whether the side to move has a legal move: [`Position::count_legal`], stopped at the first
     /// piece that has a move counted by set (eliminations ask this after every move).
     pub fn has_legal_move(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> bool {
-        self.surely_has_move(game, scratch) || self.count_moves::<true>(game, scratch) > 0
+        self.surely_has_move(game, scratch) || self.count_moves::<true>(game, scratch, None) > 0
     }
 
     /// A quick sufficient answer to [`Position::has_legal_move`], without pins or check stops:
@@ -113,7 +126,7 @@ impl<B: CellSet> Position<B> {
 
     /// [`Position::count_legal`]; with `ANY`, a count that is only right as to being zero or not.
     #[inline(always)]
-    fn count_moves<const ANY: bool>(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> u64 {
+    fn count_moves<const ANY: bool>(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: Option<&RoyalLines<B>>) -> u64 {
         scratch.clear();
         // As in `legal_moves`: no moves once a side is bare; crowning moves judged by playing.
         if game.tables.rules.bare.is_some() && self.may_be_bare(game) && self.bare_side(game).is_some() {
@@ -131,7 +144,7 @@ impl<B: CellSet> Position<B> {
             return scratch.len() as u64;
         }
         let mut legality = Legality::new();
-        let l = self.legality(game, &mut legality).then_some(&legality);
+        let l = self.legality(game, &mut legality, kept).then_some(&legality);
         if game.passing.is_some() && l.is_some_and(|l| l.facing) {
             // Every move must end the facing: each is played (`is_legal`).
             self.legal_moves(game, scratch);

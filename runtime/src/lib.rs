@@ -24,6 +24,7 @@ pub mod notation;
 pub mod outcome;
 pub mod passing;
 pub mod perft;
+mod pins;
 pub mod position;
 mod attacks;
 mod make;

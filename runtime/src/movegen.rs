@@ -3,60 +3,22 @@
 //! For each piece its moves from its cell are collected in one destination set (so a cell reached
 //! by several paths is one move): the plain leaps are a precomputed set, the plain slides are
 //! followed run by run (`game.rs`), the rays with conditions one by one. Legality: pins are found
-//! along the attack lines of each royal piece; a pinned piece may move only along its pin lines,
-//! a lone royal piece only to unattacked cells (castling judged with king and rook moved on the
-//! board); in check, a piece other than a lone royal one only to a cell that stops every check
-//! (captures the checker or stands on its line); en-passant captures, the remaining royal and
-//! pinned moves (and every move in check when a side has several royal pieces) are played and
-//! tested; all others are legal by construction. Hops and winding paths are not in the attack
+//! along the attack lines of each royal piece (`crate::pins`); a pinned piece may move only along
+//! its pin lines, a lone royal piece only to unattacked cells (castling judged with king and rook
+//! moved on the board); in check, a piece other than a lone royal one only to a cell that stops
+//! every check (captures the checker or stands on its line); en-passant captures, the remaining
+//! royal and pinned moves (and every move in check when a side has several royal pieces) are played
+//! and tested; all others are legal by construction. Hops and winding paths are not in the attack
 //! tables: with them, the moves from or to a *watched* cell (`crate::hops`) are played and tested
-//! too; in a hop check every other move is illegal, and in check with winding rules every move
-//! is played. [`Position::count_legal`] (`crate::count`) counts without listing: the moves of
-//! a piece legal by construction are counted by the size of its set.
+//! too; in a hop check every other move is illegal, and in check with winding rules every move is
+//! played. [`Position::count_legal`] (`crate::count`) counts without listing: the moves of a piece
+//! legal by construction are counted by the size of its set.
 
 use crate::bits::CellSet;
 use crate::game::Game;
+use crate::pins::{Pins, RoyalLines};
 use crate::position::{Move, MoveKind, Position, CROWN_HIDDEN, NO_PROMOTION};
 use crate::tables::ray;
-
-/// Pins found for one position: which pieces are pinned and, for as many as fit, the cells they
-/// may still move to (every pin line they stand on, from the royal piece to the pinner inclusive).
-pub struct Pins<B> {
-    pub pinned: B,
-    len: usize,
-    cells: [u16; MAX_PINS],
-    allowed: [B; MAX_PINS],
-}
-
-/// Pins beyond this many are still found, but their moves are tested by playing them.
-const MAX_PINS: usize = 4;
-
-impl<B: CellSet> Pins<B> {
-    fn new() -> Pins<B> {
-        Pins { pinned: B::default(), len: 0, cells: [0; MAX_PINS], allowed: [B::default(); MAX_PINS] }
-    }
-
-    /// The cells the pinned piece on `cell` may move to without exposing a royal piece, if known.
-    fn allowed(&self, cell: usize) -> Option<B> {
-        (0..self.len).find(|&i| self.cells[i] as usize == cell).map(|i| self.allowed[i])
-    }
-
-    fn add(&mut self, cell: usize, segment: B) {
-        if self.pinned.has(cell) {
-            // Pinned along two lines: it must stay on both.
-            if let Some(i) = (0..self.len).find(|&i| self.cells[i] as usize == cell) {
-                self.allowed[i] = self.allowed[i].and(segment);
-            }
-            return;
-        }
-        self.pinned.insert(cell);
-        if self.len < MAX_PINS {
-            self.cells[self.len] = cell as u16;
-            self.allowed[self.len] = segment;
-            self.len += 1;
-        }
-    }
-}
 
 impl<B: CellSet> Position<B> {
     /// Keeps the moves from `start` on that do not leave the mover's royal pieces attacked,
@@ -80,76 +42,6 @@ impl<B: CellSet> Position<B> {
         let ok = !self.in_check(game, us);
         self.unmake(game, &undo);
         ok
-    }
-
-    /// Adds to `pins` the pieces of the side to move that stand between one of its royal pieces
-    /// and an enemy line attacker, with the line segments they may move along.
-    fn pins(&self, game: &Game<B>, royals: B, pins: &mut Pins<B>) {
-        for k in royals.iter() {
-            self.royal_lines(game, k, pins);
-        }
-    }
-
-    /// Walks once the lines out of the side to move's royal piece on `k`: adds to `pins` the
-    /// pieces of the side pinned to it (the first piece on a line, when the next is an enemy
-    /// line attacker along it), and answers whether the first piece on a line is an enemy line
-    /// attacker (the royal piece is in check along a line).
-    fn royal_lines(&self, game: &Game<B>, k: usize, pins: &mut Pins<B>) -> bool {
-        let us = self.to_move;
-        // Only lines with an enemy line attacker on them can pin or check.
-        let mut sliders = B::default();
-        for &side in &game.opponents[us] {
-            sliders = sliders.or(self.line_pieces[side]);
-        }
-        if !sliders.intersects(game.line_reach[k]) {
-            return false;
-        }
-        let enemy = |side: usize| game.team[side] != game.team[us] && !self.is_out(side);
-        let mut check = false;
-        for line in &game.lines[game.line_index[k] as usize..game.line_index[k + 1] as usize] {
-            if !line.set.intersects(sliders) {
-                continue;
-            }
-            // The first piece on the line, then the next one behind it, run by run.
-            let base = line.segments.0 as usize;
-            let mut first = None;
-            'line: for (i, run) in game.segments[base..line.segments.1 as usize].iter().enumerate() {
-                let word = run.word as usize;
-                let mut hit = run.mask & self.occupied.word(word);
-                while hit != 0 {
-                    let bit = if run.up { hit.trailing_zeros() } else { 63 - hit.leading_zeros() };
-                    hit &= !(1u64 << bit);
-                    let c = word * 64 + bit as usize;
-                    match first {
-                        None => {
-                            let side = self.side_at(game, c);
-                            if side != us {
-                                check |= enemy(side) && (game.kinds_on(line, base + i, c) >> (self.board[c] - 1)) & 1 != 0;
-                                break 'line;
-                            }
-                            // A stack's top piece never empties its cell by moving: no pin.
-                            if game.stacks && self.stacked.has(c) {
-                                break 'line;
-                            }
-                            first = Some(c);
-                        }
-                        // (A line round a globe may pass the first piece's cell again.)
-                        Some(b) if b != c => {
-                            let side = self.side_at(game, c);
-                            if (game.kinds_on(line, base + i, c) >> (self.board[c] - 1)) & 1 != 0 && enemy(side) {
-                                // Every cell from the royal piece to the pinner.
-                                let (mut segment, _) = game.slide(line.segments, self.occupied.and_not(B::single(b)));
-                                segment.insert(c);
-                                pins.add(b, segment);
-                            }
-                            break 'line;
-                        }
-                        Some(_) => {}
-                    }
-                }
-            }
-        }
-        check
     }
 
     /// With the side to move in check on `royal`: the cells a piece other than the royal one must
@@ -604,10 +496,11 @@ impl<B: CellSet> Position<B> {
 
     /// What legality needs to know of the position, computed once per generation into `l` (a
     /// fresh [`Legality::new`]); `false` when the side to move has no royal piece (every
-    /// pseudo-legal move is legal). (Written in place and inlined: it is large, and on wide
+    /// pseudo-legal move is legal). The lines out of a lone royal piece are taken from `kept`
+    /// where it holds ([`Position::royal_lines_kept`]). (Written in place and inlined: it is large, and on wide
     /// boards moving it cost a `memcpy` call per position.)
     #[inline(always)]
-    pub(crate) fn legality(&mut self, game: &Game<B>, l: &mut Legality<B>) -> bool {
+    pub(crate) fn legality(&mut self, game: &Game<B>, l: &mut Legality<B>, kept: Option<&RoyalLines<B>>) -> bool {
         let us = self.to_move;
         let royals = self.royals(game, us);
         if royals.is_empty() {
@@ -623,7 +516,7 @@ impl<B: CellSet> Position<B> {
         // One walk along the lines of a lone royal piece finds its pins and its checks along
         // lines.
         let in_check = match lone_royal {
-            Some(k) => self.royal_lines(game, k, &mut l.pins) || self.attacked_directly_by_enemy(game, k, us),
+            Some(k) => self.royal_lines_kept(game, k, &mut l.pins, kept) || self.attacked_directly_by_enemy(game, k, us),
             _ => royals.iter().any(|r| self.attacked_by_enemy(game, r, us)),
         };
         // In check with one royal piece, a plain move of an unpinned piece is legal iff it stops
@@ -800,7 +693,7 @@ impl<B: CellSet> Position<B> {
         // piece is royal.
         self.pseudo_moves(game, out);
         let mut legality = Legality::new();
-        let l = self.legality(game, &mut legality).then_some(&legality);
+        let l = self.legality(game, &mut legality, None).then_some(&legality);
         if let Some(l) = l {
             self.keep_legal(game, l, out, start);
         }

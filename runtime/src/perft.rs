@@ -81,10 +81,28 @@ impl<'t> Perft<'t> {
                     self.buffers.push(Vec::with_capacity(256));
                 }
                 let scratch = &mut self.buffers[ply + 1];
-                for &mv in &moves {
-                    let undo = pos.make_unsettled(game, mv);
-                    n += pos.count_legal_settling(game, scratch);
-                    pos.unmake(game, &undo);
+                // The lines out of the next side's royal piece, walked once for the children
+                // whose move leaves them as they are (`crate::pins`).
+                let next = if pos.out != 0 { pos.next_live(game, pos.to_move).0 } else { (pos.to_move + 1) % game.sides };
+                match pos.royal_lines_for_children(game, next) {
+                    Some(kept) => {
+                        for &mv in &moves {
+                            let undo = pos.make_unsettled(game, mv);
+                            n += if kept.holds_after(mv) {
+                                pos.count_legal_settling_kept(game, scratch, &kept)
+                            } else {
+                                pos.count_legal_settling(game, scratch)
+                            };
+                            pos.unmake(game, &undo);
+                        }
+                    }
+                    None => {
+                        for &mv in &moves {
+                            let undo = pos.make_unsettled(game, mv);
+                            n += pos.count_legal_settling(game, scratch);
+                            pos.unmake(game, &undo);
+                        }
+                    }
                 }
             } else {
                 for &mv in &moves {
