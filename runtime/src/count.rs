@@ -68,10 +68,10 @@ impl<B: CellSet> Position<B> {
     }
 
     /// [`Position::count_legal_settling`] with the lines out of the lone royal piece taken from
-    /// `kept` (the caller has checked the move that led here with [`RoyalLines::holds_after`];
-    /// the settled position's count walks them again).
-    pub(crate) fn count_legal_settling_kept(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: &RoyalLines<B>) -> u64 {
-        let n = self.count_moves::<false>(game, scratch, Some(kept));
+    /// `kept`, the parent's, and `mv`, the move made there (the caller has checked it with
+    /// [`RoyalLines::applies_after`]; the settled position's count walks them again).
+    pub(crate) fn count_legal_settling_kept(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: &RoyalLines<B>, mv: Move) -> u64 {
+        let n = self.count_moves::<false>(game, scratch, Some((kept, mv)));
         if n > 0 || !game.eliminations {
             return n;
         }
@@ -126,7 +126,7 @@ impl<B: CellSet> Position<B> {
 
     /// [`Position::count_legal`]; with `ANY`, a count that is only right as to being zero or not.
     #[inline(always)]
-    fn count_moves<const ANY: bool>(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: Option<&RoyalLines<B>>) -> u64 {
+    fn count_moves<const ANY: bool>(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: Option<(&RoyalLines<B>, Move)>) -> u64 {
         scratch.clear();
         // As in `legal_moves`: no moves once a side is bare; crowning moves judged by playing.
         if game.tables.rules.bare.is_some() && self.may_be_bare(game) && self.bare_side(game).is_some() {

@@ -433,6 +433,12 @@ impl<B: CellSet> Game<B> {
         reach
     }
 
+    /// The lines along which `cell` (their target) is attacked, walked out from it.
+    #[inline(always)]
+    pub fn lines_of(&self, cell: usize) -> &[Line<B>] {
+        &self.lines[self.line_index[cell] as usize..self.line_index[cell + 1] as usize]
+    }
+
     /// The colored kinds that attack the target of `line` from `cell`, found on the run `run`
     /// of the line (found with [`Game::first_occupied`]).
     #[inline(always)]

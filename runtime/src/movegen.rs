@@ -496,11 +496,11 @@ impl<B: CellSet> Position<B> {
 
     /// What legality needs to know of the position, computed once per generation into `l` (a
     /// fresh [`Legality::new`]); `false` when the side to move has no royal piece (every
-    /// pseudo-legal move is legal). The lines out of a lone royal piece are taken from `kept`
-    /// where it holds ([`Position::royal_lines_kept`]). (Written in place and inlined: it is large, and on wide
+    /// pseudo-legal move is legal). The lines out of a lone royal piece are taken from `kept` (the
+    /// parent's and the move made there) where they hold ([`Position::royal_lines_kept`]). (Written in place and inlined: it is large, and on wide
     /// boards moving it cost a `memcpy` call per position.)
     #[inline(always)]
-    pub(crate) fn legality(&mut self, game: &Game<B>, l: &mut Legality<B>, kept: Option<&RoyalLines<B>>) -> bool {
+    pub(crate) fn legality(&mut self, game: &Game<B>, l: &mut Legality<B>, kept: Option<(&RoyalLines<B>, Move)>) -> bool {
         let us = self.to_move;
         let royals = self.royals(game, us);
         if royals.is_empty() {

@@ -82,14 +82,14 @@ impl<'t> Perft<'t> {
                 }
                 let scratch = &mut self.buffers[ply + 1];
                 // The lines out of the next side's royal piece, walked once for the children
-                // whose move leaves them as they are (`crate::pins`).
+                // and again in a child only where its move touched them (`crate::pins`).
                 let next = if pos.out != 0 { pos.next_live(game, pos.to_move).0 } else { (pos.to_move + 1) % game.sides };
                 match pos.royal_lines_for_children(game, next) {
                     Some(kept) => {
                         for &mv in &moves {
                             let undo = pos.make_unsettled(game, mv);
-                            n += if kept.holds_after(mv) {
-                                pos.count_legal_settling_kept(game, scratch, &kept)
+                            n += if kept.applies_after(mv) {
+                                pos.count_legal_settling_kept(game, scratch, &kept, mv)
                             } else {
                                 pos.count_legal_settling(game, scratch)
                             };

@@ -7,10 +7,11 @@
 //! reads only the cells it passes (up to the piece where it stops) and, for the lines it skips
 //! for want of an enemy line attacker, whether one arrives on them; a move that touches none of
 //! these cells leaves the walk's answer as it was. So the parent walks them once for all its
-//! children, noting those cells, and each child whose move misses them takes the answer.
+//! children, noting those cells line by line, and each child takes the answer of every line its
+//! move missed, walking again only the lines it touched.
 
 use crate::bits::CellSet;
-use crate::game::Game;
+use crate::game::{Game, Line};
 use crate::position::{Move, MoveKind, Position};
 
 /// Pins found for one position: which pieces are pinned and, for as many as fit, the cells they
@@ -53,18 +54,31 @@ impl<B: CellSet> Pins<B> {
     }
 }
 
-/// The cells a walk along the lines out of a royal piece read ([`Position::royal_lines_of`]
-/// with `TRACK`): a move from or to one of `read` may change its answer, and a move to one of
-/// `arrive` (a line it skipped, which an enemy line attacker could reach).
+/// Lines out of a royal piece followed one by one in a kept answer; a royal piece with more is
+/// walked whole in a child whose move touches a cell the parent's walk read.
+const MAX_LINES: usize = 16;
+
+/// What the parent's walk found on one line out of the royal piece, and what it read there.
 #[derive(Clone, Copy, Default)]
-pub(crate) struct Read<B> {
+struct LineRead<B> {
+    /// Whether the line had an enemy line piece on it and was walked (else it was skipped, and
+    /// only a move onto it can change that).
+    walked: bool,
+    /// The cells walked, up to the piece where the walk stopped: when it stopped at a pinner,
+    /// the cells the pinned piece may still move to.
     read: B,
-    arrive: B,
+    /// Whether the first piece on it attacks the royal piece along it.
+    check: bool,
+    /// The piece pinned along it, or `NO_PIN`.
+    pinned: u16,
 }
 
+const NO_PIN: u16 = u16::MAX;
+
 /// The answer of the walk along the lines out of `side`'s lone royal piece on `royal`, in a
-/// parent position, for its children where `side` is to move: valid in a child reached by a plain
-/// move that touches no cell the walk read, with no side gone out meanwhile.
+/// parent position, for its children where `side` is to move, reached by plain moves with no
+/// side gone out meanwhile: whole after a move that touches no cell the walk read, line by line
+/// after one that does (the lines it touched are walked again).
 pub(crate) struct RoyalLines<B> {
     side: usize,
     royal: usize,
@@ -74,16 +88,16 @@ pub(crate) struct RoyalLines<B> {
     /// The answer may change with a move from one of these cells, or to one of `to`.
     from: B,
     to: B,
+    /// Line by line, when there are at most `MAX_LINES`.
+    lines: Option<[LineRead<B>; MAX_LINES]>,
 }
 
 impl<B: CellSet> RoyalLines<B> {
-    /// Whether the answer holds after `mv` (made in the parent; nothing else known).
+    /// Whether the answer, whole or line by line, may be used after `mv` (made in the parent).
     #[inline(always)]
-    pub(crate) fn holds_after(&self, mv: Move) -> bool {
+    pub(crate) fn applies_after(&self, mv: Move) -> bool {
         // (Other moves change cells beyond their two: a victim en passant, a rook, a hand.)
         matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget)
-            && !self.from.has(mv.from as usize)
-            && !self.to.has(mv.to as usize)
     }
 }
 
@@ -101,10 +115,26 @@ impl<B: CellSet> Position<B> {
     /// line attacker along it), and answers whether the first piece on a line is an enemy line
     /// attacker (the royal piece is in check along a line).
     pub(crate) fn royal_lines(&self, game: &Game<B>, k: usize, pins: &mut Pins<B>) -> bool {
-        self.royal_lines_of::<false>(game, k, self.to_move, pins, &mut Read::default())
+        let us = self.to_move;
+        // Only lines with an enemy line attacker on them can pin or check.
+        let sliders = self.enemy_line_pieces(game, us);
+        if !sliders.intersects(game.line_reach[k]) {
+            return false;
+        }
+        let mut check = false;
+        for line in game.lines_of(k) {
+            if line.set.intersects(sliders) {
+                let (c, pin) = self.walk_line::<false>(game, line, us, &mut B::default());
+                check |= c;
+                if let Some((b, segment)) = pin {
+                    pins.add(b, segment);
+                }
+            }
+        }
+        check
     }
 
-    /// [`Position::royal_lines`] of `side`'s royal piece on `k` in this position, kept for the
+    /// [`Position::royal_lines`] of `side`'s royal piece in this position, kept for the
     /// children of this position where `side` is to move (perft's last ply); `None` (walk in
     /// each child) unless `side` has one royal piece with an enemy line piece on its lines, and
     /// in games with stacks.
@@ -117,111 +147,132 @@ impl<B: CellSet> Position<B> {
         let mut royals = self.royals(game, side);
         let royal = royals.pop().filter(|_| royals.is_empty())?;
         // With no enemy line piece on its lines, each child finds it in two tests.
-        let mut sliders = B::default();
-        for &s in &game.opponents[side] {
-            sliders = sliders.or(self.line_pieces[s]);
-        }
+        let sliders = self.enemy_line_pieces(game, side);
         if !sliders.intersects(game.line_reach[royal]) {
             return None;
         }
+        let lines = game.lines_of(royal);
+        let mut per_line = (lines.len() <= MAX_LINES).then(|| [LineRead::default(); MAX_LINES]);
         let mut pins = Pins::new();
-        let mut read = Read::<B>::default();
-        // (A move onto the royal piece's cell changes it.)
-        read.read.insert(royal);
-        let check = self.royal_lines_of::<true>(game, royal, side, &mut pins, &mut read);
-        // A move to a cell the walk skipped may bring an enemy line attacker there.
-        Some(RoyalLines { side, royal, out: self.out, pins, check, from: read.read, to: read.read.or(read.arrive) })
+        let mut check = false;
+        // (A move onto or off the royal piece's cell changes it.)
+        let mut read = B::single(royal);
+        let mut arrive = B::default();
+        for (i, line) in lines.iter().enumerate() {
+            if !line.set.intersects(sliders) {
+                // A move onto a line skipped may bring an enemy line attacker there.
+                arrive = arrive.or(line.set);
+                continue;
+            }
+            let mut line_read = B::default();
+            let (c, pin) = self.walk_line::<true>(game, line, side, &mut line_read);
+            check |= c;
+            read = read.or(line_read);
+            if let Some((b, segment)) = pin {
+                pins.add(b, segment);
+            }
+            if let Some(per_line) = &mut per_line {
+                let pinned = pin.map_or(NO_PIN, |(b, _)| b as u16);
+                per_line[i] = LineRead { walked: true, read: line_read, check: c, pinned };
+            }
+        }
+        Some(RoyalLines { side, royal, out: self.out, pins, check, from: read, to: read.or(arrive), lines: per_line })
     }
 
     /// The pins and line check of [`Position::royal_lines`] for the lone royal piece on `k` of
-    /// the side to move, taken from `kept` when it holds here (same side, royal cell and sides
-    /// out; the caller has checked the move with [`RoyalLines::holds_after`]).
+    /// the side to move, taken from `kept` (the answer in the parent, and the move made there,
+    /// which [`RoyalLines::applies_after`]) when it is for this side, royal cell and sides out:
+    /// whole when the move touched no cell it read, else with the lines it touched walked again.
     #[inline(always)]
-    pub(crate) fn royal_lines_kept(&self, game: &Game<B>, k: usize, pins: &mut Pins<B>, kept: Option<&RoyalLines<B>>) -> bool {
-        match kept {
-            Some(r) if r.side == self.to_move && r.royal == k && r.out == self.out => {
-                *pins = r.pins;
-                r.check
-            }
-            _ => self.royal_lines(game, k, pins),
+    pub(crate) fn royal_lines_kept(&self, game: &Game<B>, k: usize, pins: &mut Pins<B>, kept: Option<(&RoyalLines<B>, Move)>) -> bool {
+        let Some((r, mv)) = kept.filter(|(r, _)| r.side == self.to_move && r.royal == k && r.out == self.out) else {
+            return self.royal_lines(game, k, pins);
+        };
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        if !r.from.has(from) && !r.to.has(to) {
+            *pins = r.pins;
+            return r.check;
         }
-    }
-
-    /// [`Position::royal_lines`] for `us`'s royal piece on `k`; with `TRACK`, the cells the walk
-    /// read are added to `read`.
-    #[inline(always)]
-    fn royal_lines_of<const TRACK: bool>(&self, game: &Game<B>, k: usize, us: usize, pins: &mut Pins<B>, read: &mut Read<B>) -> bool {
-        // Only lines with an enemy line attacker on them can pin or check.
-        let mut sliders = B::default();
-        for &side in &game.opponents[us] {
-            sliders = sliders.or(self.line_pieces[side]);
-        }
-        if !sliders.intersects(game.line_reach[k]) {
-            if TRACK {
-                read.arrive = read.arrive.or(game.line_reach[k]);
-            }
-            return false;
-        }
-        let enemy = |side: usize| game.team[side] != game.team[us] && !self.is_out(side);
+        let Some(per_line) = r.lines.as_ref().filter(|_| from != k && to != k) else {
+            return self.royal_lines(game, k, pins);
+        };
+        let sliders = self.enemy_line_pieces(game, self.to_move);
         let mut check = false;
-        for line in &game.lines[game.line_index[k] as usize..game.line_index[k + 1] as usize] {
-            if !line.set.intersects(sliders) {
-                if TRACK {
-                    read.arrive = read.arrive.or(line.set);
-                }
-                continue;
-            }
-            // The first piece on the line, then the next one behind it, run by run.
-            let base = line.segments.0 as usize;
-            let mut first = None;
-            'line: for (i, run) in game.segments[base..line.segments.1 as usize].iter().enumerate() {
-                let word = run.word as usize;
-                let mut hit = run.mask & self.occupied.word(word);
-                while hit != 0 {
-                    let bit = if run.up { hit.trailing_zeros() } else { 63 - hit.leading_zeros() };
-                    hit &= !(1u64 << bit);
-                    let c = word * 64 + bit as usize;
-                    let stop = match first {
-                        None => {
-                            let side = self.side_at(game, c);
-                            if side != us {
-                                check |= enemy(side) && (game.kinds_on(line, base + i, c) >> (self.board[c] - 1)) & 1 != 0;
-                                true
-                            } else if game.stacks && self.stacked.has(c) {
-                                // A stack's top piece never empties its cell by moving: no pin.
-                                true
-                            } else {
-                                first = Some(c);
-                                false
-                            }
-                        }
-                        // (A line round a globe may pass the first piece's cell again.)
-                        Some(b) if b != c => {
-                            let side = self.side_at(game, c);
-                            if (game.kinds_on(line, base + i, c) >> (self.board[c] - 1)) & 1 != 0 && enemy(side) {
-                                // Every cell from the royal piece to the pinner.
-                                let (mut segment, _) = game.slide(line.segments, self.occupied.and_not(B::single(b)));
-                                segment.insert(c);
-                                pins.add(b, segment);
-                            }
-                            true
-                        }
-                        Some(_) => false,
-                    };
-                    if stop {
-                        if TRACK {
-                            // The run's cells up to this one.
-                            let upto = if run.up { u64::MAX >> (63 - bit) } else { u64::MAX << bit };
-                            read.read.or_word(word, run.mask & upto);
-                        }
-                        break 'line;
+        for (line, kept) in game.lines_of(k).iter().zip(per_line) {
+            let touched = if kept.walked { kept.read.has(from) || kept.read.has(to) } else { line.set.has(to) };
+            if touched {
+                if line.set.intersects(sliders) {
+                    let (c, pin) = self.walk_line::<false>(game, line, self.to_move, &mut B::default());
+                    check |= c;
+                    if let Some((b, segment)) = pin {
+                        pins.add(b, segment);
                     }
                 }
-                if TRACK {
-                    read.read.or_word(word, run.mask);
+            } else if kept.walked {
+                check |= kept.check;
+                if kept.pinned != NO_PIN {
+                    pins.add(kept.pinned as usize, kept.read);
                 }
             }
         }
         check
+    }
+
+    /// Walks one line out of `us`'s royal piece: whether its first piece is an enemy line
+    /// attacker along it, and the piece of `us` pinned along it with the cells it may move to;
+    /// with `TRACK`, the cells walked (up to the piece where it stopped) are added to `read`.
+    #[inline(always)]
+    fn walk_line<const TRACK: bool>(&self, game: &Game<B>, line: &Line<B>, us: usize, read: &mut B) -> (bool, Option<(usize, B)>) {
+        let enemy = |side: usize| game.team[side] != game.team[us] && !self.is_out(side);
+        // The first piece on the line, then the next one behind it, run by run.
+        let base = line.segments.0 as usize;
+        let mut first = None;
+        for (i, run) in game.segments[base..line.segments.1 as usize].iter().enumerate() {
+            let word = run.word as usize;
+            let mut hit = run.mask & self.occupied.word(word);
+            while hit != 0 {
+                let bit = if run.up { hit.trailing_zeros() } else { 63 - hit.leading_zeros() };
+                hit &= !(1u64 << bit);
+                let c = word * 64 + bit as usize;
+                let answer = match first {
+                    None => {
+                        let side = self.side_at(game, c);
+                        if side != us {
+                            Some((enemy(side) && (game.kinds_on(line, base + i, c) >> (self.board[c] - 1)) & 1 != 0, None))
+                        } else if game.stacks && self.stacked.has(c) {
+                            // A stack's top piece never empties its cell by moving: no pin.
+                            Some((false, None))
+                        } else {
+                            first = Some(c);
+                            None
+                        }
+                    }
+                    // (A line round a globe may pass the first piece's cell again.)
+                    Some(b) if b != c => {
+                        let side = self.side_at(game, c);
+                        let pin = ((game.kinds_on(line, base + i, c) >> (self.board[c] - 1)) & 1 != 0 && enemy(side)).then(|| {
+                            // Every cell from the royal piece to the pinner.
+                            let (mut segment, _) = game.slide(line.segments, self.occupied.and_not(B::single(b)));
+                            segment.insert(c);
+                            (b, segment)
+                        });
+                        Some((false, pin))
+                    }
+                    Some(_) => None,
+                };
+                if let Some(answer) = answer {
+                    if TRACK {
+                        // The run's cells up to this one.
+                        let upto = if run.up { u64::MAX >> (63 - bit) } else { u64::MAX << bit };
+                        read.or_word(word, run.mask & upto);
+                    }
+                    return answer;
+                }
+            }
+            if TRACK {
+                read.or_word(word, run.mask);
+            }
+        }
+        (false, None)
     }
 }
