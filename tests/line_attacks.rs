@@ -5,9 +5,9 @@
 //! for every side, with the board as it is and with
 //! each royal piece lifted off it (as a royal move is judged).
 //!
-//! And: perft's last ply, which takes the lines out of a royal piece from the parent where the
-//! move that led there left them alone (runtime/src/pins.rs), counts what a count after each
-//! move played in full does.
+//! And: perft's last ply, which takes the lines out of a royal piece from the parent and walks
+//! again only those the move that led there touched (runtime/src/pins.rs), counts what a count
+//! after each move played in full does.
 
 mod common;
 

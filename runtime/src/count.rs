@@ -60,11 +60,7 @@ impl<B: CellSet> Position<B> {
     /// count above zero is the settled position's: settling leaves a side that has a move.
     pub fn count_legal_settling(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> u64 {
         let n = self.count_legal(game, scratch);
-        if n > 0 || !game.eliminations {
-            return n;
-        }
-        self.settle(game);
-        self.count_legal(game, scratch)
+        self.settled_count(game, scratch, n)
     }
 
     /// [`Position::count_legal_settling`] with the lines out of the lone royal piece taken from
@@ -72,6 +68,13 @@ impl<B: CellSet> Position<B> {
     /// [`RoyalLines::applies_after`]; the settled position's count walks them again).
     pub(crate) fn count_legal_settling_kept(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: &RoyalLines<B>, mv: Move) -> u64 {
         let n = self.count_moves::<false>(game, scratch, Some((kept, mv)));
+        self.settled_count(game, scratch, n)
+    }
+
+    /// `n`, this unsettled position's count, unless it is 0 in a game that eliminates a side
+    /// without a move: then the settled position's.
+    #[inline(always)]
+    fn settled_count(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, n: u64) -> u64 {
         if n > 0 || !game.eliminations {
             return n;
         }

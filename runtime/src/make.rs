@@ -202,13 +202,7 @@ impl<B: CellSet> Position<B> {
             self.hash ^= self.castle_key(game, undo.virgin) ^ self.castle_key(game, self.virgin);
         }
         self.halfmove = if reset { 0 } else { self.halfmove.saturating_add(1) };
-        let (next, wrapped) = if self.out != 0 {
-            self.next_live(game, us)
-        } else if us + 1 == game.sides {
-            (0, true)
-        } else {
-            (us + 1, false)
-        };
+        let (next, wrapped) = self.side_after(game, us);
         if wrapped {
             self.fullmove = self.fullmove.saturating_add(1);
         }

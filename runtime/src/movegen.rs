@@ -497,8 +497,9 @@ impl<B: CellSet> Position<B> {
     /// What legality needs to know of the position, computed once per generation into `l` (a
     /// fresh [`Legality::new`]); `false` when the side to move has no royal piece (every
     /// pseudo-legal move is legal). The lines out of a lone royal piece are taken from `kept` (the
-    /// parent's and the move made there) where they hold ([`Position::royal_lines_kept`]). (Written in place and inlined: it is large, and on wide
-    /// boards moving it cost a `memcpy` call per position.)
+    /// parent's and the move made there) where they hold ([`Position::royal_lines_kept`]).
+    /// (Written in place and inlined: it is large, and on wide boards moving it cost a `memcpy`
+    /// call per position.)
     #[inline(always)]
     pub(crate) fn legality(&mut self, game: &Game<B>, l: &mut Legality<B>, kept: Option<(&RoyalLines<B>, Move)>) -> bool {
         let us = self.to_move;

@@ -242,6 +242,19 @@ impl<B: CellSet> Position<B> {
         self.out >> side & 1 != 0
     }
 
+    /// The side to move after a move of `side` (the next one still in the game), and whether the
+    /// turn order wrapped round (a new full move).
+    #[inline(always)]
+    pub fn side_after(&self, game: &Game<B>, side: usize) -> (usize, bool) {
+        if self.out != 0 {
+            self.next_live(game, side)
+        } else if side + 1 == game.sides {
+            (0, true)
+        } else {
+            (side + 1, false)
+        }
+    }
+
     /// The side after `side` in turn order that is still in the game, and whether the order wrapped
     /// round past its last side on the way (a new full move).
     pub fn next_live(&self, game: &Game<B>, side: usize) -> (usize, bool) {
