@@ -8,6 +8,7 @@
 use crate::bits::CellSet;
 use crate::game::Game;
 use crate::position::Position;
+use crate::tables::NO_CELL;
 
 impl<B: CellSet> Position<B> {
     /// Whether any piece of `side` attacks `target`.
@@ -59,7 +60,8 @@ impl<B: CellSet> Position<B> {
         let ours = game.side_cks[side];
         let lines = &game.lines[game.line_index[target] as usize..game.line_index[target + 1] as usize];
         for line in lines {
-            if !line.set.intersects(sliders) {
+            // (A piece next to the target ends the line: its attack, if any, is a direct one.)
+            if !line.set.intersects(sliders) || (line.start != NO_CELL && occupied.has(line.start as usize)) {
                 continue;
             }
             if let Some((b, run)) = game.first_occupied(line.segments, occupied) {

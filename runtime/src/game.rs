@@ -181,6 +181,9 @@ pub struct Line<B> {
     /// The line's first cell when it shares a run with cells whose attackers it lacks (it has
     /// none: an adjacent attacker is a direct one), else `NO_CELL`.
     pub first: u16,
+    /// The line's first cell when no piece attacks along the line from it (always, as the
+    /// compiler writes lines), else `NO_CELL`: a piece there ends the line with no attack.
+    pub start: u16,
 }
 
 #[derive(Clone, Debug)]
