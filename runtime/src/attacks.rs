@@ -61,7 +61,7 @@ impl<B: CellSet> Position<B> {
         let lines = &game.lines[game.line_index[target] as usize..game.line_index[target + 1] as usize];
         for line in lines {
             // (A piece next to the target ends the line: its attack, if any, is a direct one.)
-            if !line.set.intersects(sliders) || (line.start != NO_CELL && occupied.has(line.start as usize)) {
+            if !line.set.intersects(sliders) || (line.first != NO_CELL && occupied.has(line.first as usize)) {
                 continue;
             }
             if let Some((b, run)) = game.first_occupied(line.segments, occupied) {

@@ -178,12 +178,10 @@ pub struct Line<B> {
     /// them change (`Game::run_kinds`), so that an attack test needs only the first occupied
     /// cell and its run, never a walk cell by cell.
     pub segments: (u32, u32),
-    /// The line's first cell when it shares a run with cells whose attackers it lacks (it has
-    /// none: an adjacent attacker is a direct one), else `NO_CELL`.
-    pub first: u16,
     /// The line's first cell when no piece attacks along the line from it (always, as the
-    /// compiler writes lines), else `NO_CELL`: a piece there ends the line with no attack.
-    pub start: u16,
+    /// compiler writes lines: an adjacent attacker is a direct one), else `NO_CELL`. A piece
+    /// there ends the line with no attack, whatever the kinds of the run it shares.
+    pub first: u16,
 }
 
 #[derive(Clone, Debug)]

@@ -229,8 +229,7 @@ impl<B: CellSet> Game<B> {
                     lines.push(Line {
                         set: set_of(c),
                         segments: runs,
-                        first: if first_apart { line_cells[0] } else { NO_CELL },
-                        start: if line_masks[0] == 0 { line_cells[0] } else { NO_CELL },
+                        first: if line_masks[0] == 0 { line_cells[0] } else { NO_CELL },
                     });
                     for i in 0..(c.1 - c.0) {
                         let mut m = tables.masks[(masks + i) as usize];
