@@ -162,6 +162,34 @@ impl<B: CellSet> Position<B> {
         game.opponents[side].iter().any(|&s| !self.is_out(s) && self.attacked_directly(game, target, s))
     }
 
+    /// [`Position::attacked_directly_by_enemy`] where it is asked of the lone royal piece once a
+    /// position (legality's check test). With more than two sides, the opponents' pieces that
+    /// could attack `target` directly are found in one set first: most positions have none, and
+    /// each side's own test would find none either.
+    #[inline(always)]
+    pub(crate) fn checked_directly(&self, game: &Game<B>, target: usize, side: usize) -> bool {
+        if game.sides == 2 {
+            return self.attacked_directly(game, target, 1 - side);
+        }
+        if !(game.winding || game.hopping) && !self.any_opponent_near(game, target, side) {
+            return false;
+        }
+        game.opponents[side].iter().any(|&s| !self.is_out(s) && self.attacked_directly(game, target, s))
+    }
+
+    /// Whether an opponent of `side` still in the game has a piece where a piece of its could
+    /// attack `target` directly (`Game::direct_reach`).
+    #[inline(never)]
+    fn any_opponent_near(&self, game: &Game<B>, target: usize, side: usize) -> bool {
+        let mut near = B::default();
+        for &s in &game.opponents[side] {
+            if !self.is_out(s) {
+                near = near.or(self.by_side[s].and(game.direct_reach[target * game.sides + s]));
+            }
+        }
+        !near.is_empty()
+    }
+
     /// The cells of `targets` that an opponent of `side` still in the game attacks other than
     /// along lines (as [`Position::attacked_directly_by_enemy`] for each): the few enemy pieces
     /// that could attack one of them directly are looked up, each with all its direct attacks in

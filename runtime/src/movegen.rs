@@ -517,7 +517,7 @@ impl<B: CellSet> Position<B> {
         // One walk along the lines of a lone royal piece finds its pins and its checks along
         // lines.
         let in_check = match lone_royal {
-            Some(k) => self.royal_lines_kept(game, k, &mut l.pins, kept) || self.attacked_directly_by_enemy(game, k, us),
+            Some(k) => self.royal_lines_kept(game, k, &mut l.pins, kept) || self.checked_directly(game, k, us),
             _ => royals.iter().any(|r| self.attacked_by_enemy(game, r, us)),
         };
         // In check with one royal piece, a plain move of an unpinned piece is legal iff it stops
