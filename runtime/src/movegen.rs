@@ -87,7 +87,9 @@ impl<B: CellSet> Position<B> {
         let us = self.to_move;
         let enemy = self.capturable(game);
         // Pieces that cannot check may not capture a royal piece either.
-        let enemy_unroyal = if game.any_no_check {
+        let enemy_unroyal = if game.any_no_check && game.sides == 2 {
+            enemy.and_not(self.royals(game, 1 - us))
+        } else if game.any_no_check {
             let mut royal = B::default();
             for &s in &game.opponents[us] {
                 royal = royal.or(self.royals(game, s));
