@@ -163,6 +163,20 @@ impl<B: CellSet> Position<B> {
                     if KEYS {
                         self.hash ^= game.zobrist.piece[ck * game.cells + from] ^ game.zobrist.piece[ck * game.cells + to];
                     }
+                } else if mv.promotion == NO_PROMOTION {
+                    // Off a stack: the piece goes on as it is, and uncovers the piece beneath.
+                    let ck = code as usize - 1;
+                    self.shift(game, from, to, ck);
+                    if KEYS {
+                        self.hash ^= game.zobrist.piece[ck * game.cells + from] ^ game.zobrist.piece[ck * game.cells + to];
+                    }
+                    let hidden = self.take_under(game, from);
+                    if KEYS {
+                        self.put(game, from, hidden as usize - 1);
+                    } else {
+                        self.place(game, from, hidden as usize - 1);
+                    }
+                    undo.revealed = true;
                 } else {
                     if KEYS {
                         self.take(game, from);
@@ -312,6 +326,9 @@ impl<B: CellSet> Position<B> {
             }
             _ => {
                 if mv.promotion == NO_PROMOTION && !undo.revealed {
+                    self.shift(game, mv.to as usize, mv.from as usize, undo.moved as usize - 1);
+                } else if mv.promotion == NO_PROMOTION {
+                    self.cover(game, mv.from as usize);
                     self.shift(game, mv.to as usize, mv.from as usize, undo.moved as usize - 1);
                 } else {
                     if undo.revealed {
