@@ -215,8 +215,18 @@ impl<B: CellSet> Position<B> {
                 }
                 hit = hit.or(game.slide_reach(&game.piece_moves[ck * game.cells + c], occupied));
             }
-            for c in self.by_side[s].iter() {
-                hit = hit.or(game.direct_from[(self.board[c] as usize - 1) * game.cells + c]);
+            // Kind by kind, the kinds present, less those that cannot check (the tables hold
+            // no attack of theirs).
+            let mut cks = self.present & game.side_cks[s];
+            while cks != 0 {
+                let ck = cks.trailing_zeros() as usize;
+                cks &= cks - 1;
+                if game.any_no_check && game.no_check[ck] {
+                    continue;
+                }
+                for c in self.by_ck[ck].iter() {
+                    hit = hit.or(game.direct_from[ck * game.cells + c]);
+                }
             }
         }
         Some(hit)
