@@ -83,7 +83,19 @@ impl<B: CellSet> Position<B> {
 
     /// The pieces the side to move may capture: all capturable ones, and those a piece that
     /// cannot check may capture (not the royal ones).
+    #[inline(always)]
     pub(crate) fn targets(&self, game: &Game<B>) -> (B, B) {
+        if game.sides == 2 && !game.any_no_check {
+            // (Most games: the other side's pieces, found without a call.)
+            let enemy = self.by_side[1 - self.to_move];
+            return (enemy, enemy);
+        }
+        self.targets_apart(game)
+    }
+
+    /// [`Position::targets`] with more than two sides or pieces that cannot check.
+    #[inline(never)]
+    fn targets_apart(&self, game: &Game<B>) -> (B, B) {
         let us = self.to_move;
         let enemy = self.capturable(game);
         // Pieces that cannot check may not capture a royal piece either.
