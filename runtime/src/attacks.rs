@@ -170,12 +170,12 @@ impl<B: CellSet> Position<B> {
     pub(crate) fn checked_directly(&self, game: &Game<B>, target: usize, side: usize) -> bool {
         if game.sides == 2 {
             // (Most positions have no enemy piece near: answered without a call.)
-            if !(game.winding || game.hopping) && !self.by_side[1 - side].intersects(game.direct_reach[target * 2 + 1 - side]) {
+            if !(game.winding || game.hopping || self.by_side[1 - side].intersects(game.direct_reach[target * 2 + 1 - side])) {
                 return false;
             }
             return self.attacked_directly(game, target, 1 - side);
         }
-        if !(game.winding || game.hopping) && !self.any_opponent_near(game, target, side) {
+        if !(game.winding || game.hopping || self.any_opponent_near(game, target, side)) {
             return false;
         }
         game.opponents[side].iter().any(|&s| !self.is_out(s) && self.attacked_directly(game, target, s))
