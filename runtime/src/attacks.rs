@@ -163,9 +163,12 @@ impl<B: CellSet> Position<B> {
     }
 
     /// [`Position::attacked_directly_by_enemy`] where it is asked of the lone royal piece once a
-    /// position (legality's check test). With more than two sides, the opponents' pieces that
-    /// could attack `target` directly are found in one set first: most positions have none, and
-    /// each side's own test would find none either.
+    /// position (legality's check test). The enemy pieces that could attack `target` directly
+    /// (`Game::direct_reach`) are looked for first, inline with two sides and in one set for all
+    /// opponents with more: most positions have none, and each side's own test would find none
+    /// either. (The loop over opponents is repeated here rather than called: calling
+    /// `attacked_directly_by_enemy` changed the code of two-sided games' counts, Webball +1.7
+    /// instructions a leaf.)
     #[inline(always)]
     pub(crate) fn checked_directly(&self, game: &Game<B>, target: usize, side: usize) -> bool {
         if game.sides == 2 {

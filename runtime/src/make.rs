@@ -170,13 +170,7 @@ impl<B: CellSet> Position<B> {
                     if KEYS {
                         self.hash ^= game.zobrist.piece[ck * game.cells + from] ^ game.zobrist.piece[ck * game.cells + to];
                     }
-                    let hidden = self.take_under(game, from);
-                    if KEYS {
-                        self.put(game, from, hidden as usize - 1);
-                    } else {
-                        self.place(game, from, hidden as usize - 1);
-                    }
-                    undo.revealed = true;
+                    undo.revealed = self.uncover_as::<KEYS>(game, from);
                 } else {
                     if KEYS {
                         self.take(game, from);
@@ -243,11 +237,21 @@ impl<B: CellSet> Position<B> {
     /// its place; returns whether there was one.
     #[inline(always)]
     fn uncover(&mut self, game: &Game<B>, cell: usize) -> bool {
+        self.uncover_as::<true>(game, cell)
+    }
+
+    /// `uncover`, with the piece's hash key kept (`KEYS`) or not ([`Position::make_move_unkeyed`]).
+    #[inline(always)]
+    fn uncover_as<const KEYS: bool>(&mut self, game: &Game<B>, cell: usize) -> bool {
         if !self.stacked.has(cell) {
             return false;
         }
-        let hidden = self.take_under(game, cell);
-        self.put(game, cell, hidden as usize - 1);
+        let hidden = self.take_under(game, cell) as usize - 1;
+        if KEYS {
+            self.put(game, cell, hidden);
+        } else {
+            self.place(game, cell, hidden);
+        }
         true
     }
 
