@@ -124,7 +124,7 @@ impl<B: CellSet> Position<B> {
         let mut check = false;
         for line in game.lines_of(k) {
             if line.set.intersects(sliders) {
-                let (c, pin) = self.walk_line::<false>(game, line, us, &mut B::default());
+                let (c, pin) = self.walk_line::<false>(game, line, us, sliders, &mut B::default());
                 check |= c;
                 if let Some((b, segment)) = pin {
                     pins.add(b, segment);
@@ -165,7 +165,7 @@ impl<B: CellSet> Position<B> {
                 continue;
             }
             let mut line_read = B::default();
-            let (c, pin) = self.walk_line::<true>(game, line, side, &mut line_read);
+            let (c, pin) = self.walk_line::<true>(game, line, side, sliders, &mut line_read);
             check |= c;
             read = read.or(line_read);
             if let Some((b, segment)) = pin {
@@ -202,7 +202,7 @@ impl<B: CellSet> Position<B> {
             let touched = if kept.walked { kept.read.has(from) || kept.read.has(to) } else { line.set.has(to) };
             if touched {
                 if line.set.intersects(sliders) {
-                    let (c, pin) = self.walk_line::<false>(game, line, self.to_move, &mut B::default());
+                    let (c, pin) = self.walk_line::<false>(game, line, self.to_move, sliders, &mut B::default());
                     check |= c;
                     if let Some((b, segment)) = pin {
                         pins.add(b, segment);
@@ -222,9 +222,10 @@ impl<B: CellSet> Position<B> {
     /// attacker along it, and the piece of `us` pinned along it with the cells it may move to;
     /// with `TRACK`, the cells walked (up to the piece where it stopped) are added to `read`.
     #[inline(always)]
-    fn walk_line<const TRACK: bool>(&self, game: &Game<B>, line: &Line<B>, us: usize, read: &mut B) -> (bool, Option<(usize, B)>) {
-        let enemy = |side: usize| game.team[side] != game.team[us] && !self.is_out(side);
-        // The first piece on the line, then the next one behind it, run by run.
+    fn walk_line<const TRACK: bool>(&self, game: &Game<B>, line: &Line<B>, us: usize, sliders: B, read: &mut B) -> (bool, Option<(usize, B)>) {
+        // The first piece on the line, then the next one behind it, run by run. Only an enemy
+        // line piece (`sliders`, of the opponents still in the game) attacks along the line;
+        // any other piece but one of `us` stops it.
         let base = line.segments.0 as usize;
         let mut first = None;
         for (i, run) in game.segments[base..line.segments.1 as usize].iter().enumerate() {
@@ -234,11 +235,13 @@ impl<B: CellSet> Position<B> {
                 let bit = if run.up { hit.trailing_zeros() } else { 63 - hit.leading_zeros() };
                 hit &= !(1u64 << bit);
                 let c = word * 64 + bit as usize;
+                let slider = sliders.word(word) >> bit & 1 != 0;
                 let answer = match first {
                     None => {
-                        let side = self.side_at(game, c);
-                        if side != us {
-                            Some((enemy(side) && (game.kinds_on(line, base + i, c) >> (self.board[c] - 1)) & 1 != 0, None))
+                        if slider {
+                            Some(((game.kinds_on(line, base + i, c) >> (self.board[c] - 1)) & 1 != 0, None))
+                        } else if self.by_side[us].word(word) >> bit & 1 == 0 {
+                            Some((false, None))
                         } else if game.stacks && self.stacked.has(c) {
                             // A stack's top piece never empties its cell by moving: no pin.
                             Some((false, None))
@@ -249,8 +252,7 @@ impl<B: CellSet> Position<B> {
                     }
                     // (A line round a globe may pass the first piece's cell again.)
                     Some(b) if b != c => {
-                        let side = self.side_at(game, c);
-                        let pin = ((game.kinds_on(line, base + i, c) >> (self.board[c] - 1)) & 1 != 0 && enemy(side)).then(|| {
+                        let pin = (slider && (game.kinds_on(line, base + i, c) >> (self.board[c] - 1)) & 1 != 0).then(|| {
                             // Every cell from the royal piece to the pinner.
                             let (mut segment, _) = game.slide(line.segments, self.occupied.and_not(B::single(b)));
                             segment.insert(c);
