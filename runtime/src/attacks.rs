@@ -65,7 +65,8 @@ impl<B: CellSet> Position<B> {
                 continue;
             }
             if let Some((b, run)) = game.first_occupied(line.segments, occupied) {
-                if ((game.kinds_on(line, run, b) & ours) >> (self.board[b] - 1)) & 1 != 0 {
+                // (A piece that is not one of the side's line pieces attacks along no line.)
+                if sliders.has(b) && ((game.kinds_on(line, run, b) & ours) >> (self.board[b] - 1)) & 1 != 0 {
                     return true;
                 }
             }
