@@ -269,7 +269,13 @@ impl<B: CellSet> Position<B> {
                     if m.leaper != leaps::PLAIN {
                         // (Counted and then kept or not: whether the piece has moved is as hard
                         // to predict as the board.)
-                        n += self.count_initial_steps(game, m, stops) & (self.virgin.has(from) as u64).wrapping_neg();
+                        let steps = if m.one_step {
+                            let (c, pass) = (m.step.0 as usize, m.step.1 as usize);
+                            (!self.occupied.has(c) & !self.occupied.has(pass) & stops.is_none_or(|s| s.has(c))) as u64
+                        } else {
+                            self.count_initial_steps(game, m, stops)
+                        };
+                        n += steps & (self.virgin.has(from) as u64).wrapping_neg();
                     }
                     if ANY && n > 0 {
                         return (n, known_safe);

@@ -119,6 +119,10 @@ pub struct PieceMoves<B> {
     /// steps, found without the general walk: most of Webball's pieces, the soccer ball's pawns
     /// and guards, every knight, pawns.
     pub leaper: u8,
+    /// With `leaps::INITIAL`: whether the piece has exactly one initial step here, then `step`
+    /// (its cell and the one it passes), counted with no walk over `specials`.
+    pub one_step: bool,
+    pub step: (u16, u16),
 }
 
 /// Kinds of [`PieceMoves::leaper`], one bit each (so that one test with what the position

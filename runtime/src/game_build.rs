@@ -86,6 +86,8 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
             gates: B::default(),
             gated: true,
             leaper: leaps::NO,
+            one_step: false,
+            step: (0, 0),
         };
         let mut ep_only = Vec::new();
         for i in start..end {
@@ -494,6 +496,11 @@ impl<B: CellSet> Game<B> {
                     } else {
                         leaps::NO
                     };
+                    let initial = &specials[m.specials.0 as usize..m.ep_only as usize];
+                    if let (leaps::INITIAL, [sp]) = (m.leaper, initial) {
+                        m.one_step = true;
+                        m.step = (sp.to, sp.pass);
+                    }
                 }
             }
         }
