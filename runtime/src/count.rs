@@ -198,11 +198,18 @@ impl<B: CellSet> Position<B> {
         let mut n = 0;
         for sp in &game.specials[m.specials.0 as usize..m.ep_only as usize] {
             // (Such a step passes at most one cell: `Special::pass`.)
-            let (c, pass) = (sp.to as usize, sp.pass as usize);
-            // (`&`, not `&&`: each condition depends on the board, and branches on them mispredict.)
-            n += (!self.occupied.has(c) & !self.occupied.has(pass) & stops.is_none_or(|s| s.has(c))) as u64;
+            n += self.initial_step_open(sp.to, sp.pass, stops);
         }
         n
+    }
+
+    /// 1 when an initial step to `to`, passing `pass`, is open (both cells empty) and, in
+    /// check, stops it; else 0.
+    #[inline(always)]
+    fn initial_step_open(&self, to: u16, pass: u16, stops: Option<B>) -> u64 {
+        let (c, pass) = (to as usize, pass as usize);
+        // (`&`, not `&&`: each condition depends on the board, and branches on them mispredict.)
+        (!self.occupied.has(c) & !self.occupied.has(pass) & stops.is_none_or(|s| s.has(c))) as u64
     }
 
     /// The moves of the side to move's pieces counted by set, and the others listed in
@@ -270,8 +277,7 @@ impl<B: CellSet> Position<B> {
                         // (Counted and then kept or not: whether the piece has moved is as hard
                         // to predict as the board.)
                         let steps = if m.one_step {
-                            let (c, pass) = (m.step.0 as usize, m.step.1 as usize);
-                            (!self.occupied.has(c) & !self.occupied.has(pass) & stops.is_none_or(|s| s.has(c))) as u64
+                            self.initial_step_open(m.step.0, m.step.1, stops)
                         } else {
                             self.count_initial_steps(game, m, stops)
                         };
