@@ -197,6 +197,9 @@ fn counts_by_set_where_screens_and_floods_matter() {
              black=PA,PJ,MY,KND,MN*,RNA*,PAC*,NE*,PD*,RND*,MN#,RND#,PD#,PJ#,RNJ#,RNJ+,NB+,PA+,RNA+,PDF?,PJ?,NJK? \
              virgin=US,XS,N*,NA*,D*,ND*,N#,ND#,D#,J#,NJ#,NJ+,A+,NA+,P*,U*,US*,S*,PS*,X#,XS#,US#,XS+,X+,P+ clock=2 move=17",
         ),
+        // The king may take the Mega-ringer on N only if the other one, on ND, cannot wind onto
+        // N: it can (N is next to it), so that capture is illegal.
+        ("examples/webball/webball.orbis", "turn=white white=KNA black=MN,MND,KP clock=0 move=1"),
     ];
     for (path, position) in cases {
         let v = common::variant(path);

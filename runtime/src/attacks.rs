@@ -78,14 +78,23 @@ impl<B: CellSet> Position<B> {
     /// step from the start or from a reached cell (those it could capture).
     #[inline]
     pub fn flood(&self, w: &crate::game::WindRule<B>, from: usize) -> (B, B) {
-        self.flood_through(w, from, |cells| cells)
+        self.flood_through(w, B::single(from), |cells| cells)
     }
 
-    /// [`Position::flood`], going on only from the empty cells reached that `pass` keeps (a
+    /// [`Position::flood`] from each of the cells `starts` at once: the union of their floods,
+    /// except that no start is ever reached (a start is hit only by its own flood's
+    /// neighbours, which the caller leaves out of `starts` where it matters). A flood goes on
+    /// only through empty cells, so the union of the starts' floods is one flood from all.
+    #[inline]
+    pub fn flood_all(&self, w: &crate::game::WindRule<B>, starts: B) -> (B, B) {
+        self.flood_through(w, starts, |cells| cells)
+    }
+
+    /// [`Position::flood_all`], going on only from the empty cells reached that `pass` keeps (a
     /// royal path's unattacked cells); the others are still reached.
     #[inline(always)]
-    pub fn flood_through(&self, w: &crate::game::WindRule<B>, from: usize, mut pass: impl FnMut(B) -> B) -> (B, B) {
-        let mut reached = B::single(from);
+    pub fn flood_through(&self, w: &crate::game::WindRule<B>, starts: B, mut pass: impl FnMut(B) -> B) -> (B, B) {
+        let mut reached = starts;
         let mut frontier = reached;
         let (mut empty, mut hit) = (B::default(), B::default());
         loop {
@@ -113,11 +122,16 @@ impl<B: CellSet> Position<B> {
                 if w.flags & crate::tables::ray::CAPTURE == 0 || !w.zone.has(target) {
                     continue;
                 }
-                for p in self.by_ck[ck as usize].and(w.zone).iter() {
-                    let (empty, hit) = self.flood(w, p);
-                    if empty.or(hit).has(target) {
-                        return true;
-                    }
+                // One flood from all the kind's pieces in the zone (a piece on the target, about
+                // to be taken, is left out: it does not attack its own cell).
+                let mut starts = self.by_ck[ck as usize].and(w.zone);
+                starts.remove(target);
+                if starts.is_empty() {
+                    continue;
+                }
+                let (empty, hit) = self.flood_all(w, starts);
+                if empty.or(hit).has(target) {
+                    return true;
                 }
             }
         }
@@ -136,8 +150,11 @@ impl<B: CellSet> Position<B> {
                     if w.flags & crate::tables::ray::CAPTURE == 0 || !w.zone.has(target) {
                         continue;
                     }
-                    for p in self.by_ck[ck as usize].and(w.zone).iter() {
-                        zone = zone.or(self.flood(w, p).1);
+                    // (One flood from all the kind's pieces: the starts it leaves out of its
+                    // hits are enemy pieces, and only `side`'s are kept.)
+                    let starts = self.by_ck[ck as usize].and(w.zone);
+                    if !starts.is_empty() {
+                        zone = zone.or(self.flood_all(w, starts).1);
                     }
                 }
             }

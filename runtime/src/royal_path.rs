@@ -209,7 +209,7 @@ impl<B: CellSet> Position<B> {
             // A winding move's way goes through empty, unattacked cells of its zone: the flood
             // goes on only from those.
             for w in game.winders[ck].iter().filter(|w| w.zone.has(from)) {
-                let (empty, taken) = self.flood_through(w, from, |cells| {
+                let (empty, taken) = self.flood_through(w, B::single(from), |cells| {
                     let mut unattacked = B::default();
                     for c in cells.iter() {
                         if !attacked(self, c) {
