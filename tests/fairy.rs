@@ -268,3 +268,14 @@ fn lame_leaps_and_slides_past_an_empty_cell_match_reference() {
         }
     }
 }
+
+/// A grasshopper that may not jump over a pawn (`over not P`) nor take a knight (`takes not N`),
+/// on d4: over the pawns on d3 and d5 it has no move, over the knight on e5 it would land on the
+/// black knight on f6, which it may not take; over the rook on f4, the queen on b4 and the
+/// bishop on c3 it lands on g4 and a4 and takes the pawn on b2.
+#[test]
+fn grasshopper_screens_and_captures_by_kind() {
+    let engine = common::engine("tests/hops/grasshopper-kinds.orbis");
+    let fen = "7k/8/5n2/3pN3/1q1G1r2/2bP4/1p6/7K w - - 0 1";
+    assert_eq!(moves_from(&engine, fen, "d4"), ["Gd4-a4", "Gd4-g4", "Gd4xb2"]);
+}

@@ -200,6 +200,8 @@ fn counts_by_set_where_screens_and_floods_matter() {
         // The king may take the Mega-ringer on N only if the other one, on ND, cannot wind onto
         // N: it can (N is next to it), so that capture is illegal.
         ("examples/webball/webball.orbis", "turn=white white=KNA black=MN,MND,KP clock=0 move=1"),
+        // A grasshopper that may not jump over a pawn nor take a knight.
+        ("tests/hops/grasshopper-kinds.orbis", "turn=white white=Kh1,Gd4,Ne5,Pd3 black=Kh8,Nf6,Pd5,Qb4,Rf4,Bc3,Pb2 clock=0 move=1"),
     ];
     for (path, position) in cases {
         let v = common::variant(path);

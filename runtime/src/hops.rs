@@ -117,6 +117,25 @@ impl<B: CellSet> Position<B> {
     pub fn hop_moves(&self, game: &Game<B>, ck: usize, from: usize, enemy: B) -> (B, B) {
         let (mut quiet, mut capture) = (B::default(), B::default());
         for r in &game.hoppers[ck] {
+            if r.flags & (hop::SCREEN | hop::NEXT) == hop::SCREEN | hop::NEXT {
+                // (The grasshopper's.) One cell past the screen: no walk beyond it.
+                for line in &r.lines[from] {
+                    let Some(s) = line.iter().position(|&c| self.occupied.has(c as usize)) else { continue };
+                    let Some(&c) = line.get(s + 1) else { continue };
+                    if r.over >> Self::kind_of_code(game, self.board[line[s] as usize]) & 1 == 0 {
+                        continue;
+                    }
+                    let c = c as usize;
+                    if !self.occupied.has(c) {
+                        if r.flags & hop::QUIET != 0 && r.onto.has(c) {
+                            quiet.insert(c);
+                        }
+                    } else if r.flags & hop::CAPTURE != 0 && enemy.has(c) && r.takes >> Self::kind_of_code(game, self.board[c]) & 1 != 0 && r.onto.has(c) {
+                        capture.insert(c);
+                    }
+                }
+                continue;
+            }
             for line in &r.lines[from] {
                 let Some(start) = self.past_screen(game, r, line) else { continue };
                 let beyond = if r.flags & hop::NEXT != 0 { &line[start..line.len().min(start + 1)] } else { &line[start..] };
