@@ -470,6 +470,18 @@ impl<B: CellSet> Game<B> {
         let winding = !tables.winders.is_empty();
         let (hoppers, hop_cks) = crate::hops::hop_rules(&tables.hoppers, cells, sides * kinds, sides, kinds);
         let hopping = !tables.hoppers.is_empty();
+        // Per target and side: the cells from which a capturing hop rule of the side (of a kind
+        // that may check) could reach it.
+        let mut hop_starts = vec![B::default(); if hopping { cells * sides } else { 0 }];
+        for (side, cks) in hop_cks.iter().enumerate() {
+            for &ck in cks.iter().filter(|&&ck| !no_check[ck as usize]) {
+                for r in hoppers[ck as usize].iter().filter(|r| r.flags & crate::tables::hop::CAPTURE != 0) {
+                    for (t, starts) in r.starts.iter().enumerate() {
+                        hop_starts[t * sides + side] = hop_starts[t * sides + side].or(*starts);
+                    }
+                }
+            }
+        }
         // Winding and hop moves are not in the rays: their pieces may promote wherever they
         // stand, and are never skipped for their blocked rays.
         for ck in 0..sides * kinds {
@@ -523,6 +535,7 @@ impl<B: CellSet> Game<B> {
             hoppers,
             hopping,
             hop_cks,
+            hop_starts,
             winders,
             winding,
             wind_cks,

@@ -208,16 +208,18 @@ impl<B: CellSet> Position<B> {
     /// `code_at` the board.
     #[inline(always)]
     fn hopped_by_on(&self, game: &Game<B>, target: usize, side: usize, occupied: B, gone: B, code_at: impl Fn(usize) -> u8) -> bool {
-        let victim = (code_at(target) != 0).then(|| Self::kind_of_code(game, code_at(target)));
+        // Only the pieces where a capturing rule could start (most targets have none).
+        let starts = game.hop_starts[target * game.sides + side];
         for &ck in &game.hop_cks[side] {
             let ck = ck as usize;
             if game.no_check[ck] {
                 continue;
             }
-            let pieces = self.by_ck[ck].and_not(gone);
+            let pieces = self.by_ck[ck].and(starts).and_not(gone);
             if pieces.is_empty() {
                 continue;
             }
+            let victim = (code_at(target) != 0).then(|| Self::kind_of_code(game, code_at(target)));
             for r in &game.hoppers[ck] {
                 if r.flags & hop::CAPTURE == 0 || victim.is_some_and(|k| r.takes >> k & 1 == 0) {
                     continue;
