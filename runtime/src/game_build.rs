@@ -24,7 +24,7 @@ impl Special {
 
 /// Cuts `cells` into runs of rising or falling indices within one word, appended to `out`;
 /// returns their range.
-fn segments_of(cells: &[u16], out: &mut Vec<Segment>) -> (u32, u32) {
+pub(crate) fn segments_of(cells: &[u16], out: &mut Vec<Segment>) -> (u32, u32) {
     runs_of(cells, |_, _| true, out)
 }
 
