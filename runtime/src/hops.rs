@@ -112,46 +112,49 @@ impl<B: CellSet> Position<B> {
         (r.over >> kind & 1 != 0).then_some(s + 1)
     }
 
+    /// A hop rule `r` reaching `c` past its screen: a quiet move there when it is empty, a
+    /// capture when it holds a piece of `enemy` the rule may take. Returns whether `c` is
+    /// occupied (the hop goes no further).
+    #[inline(always)]
+    fn hop_lands(&self, game: &Game<B>, r: &HopRule<B>, c: usize, enemy: B, quiet: &mut B, capture: &mut B) -> bool {
+        if !self.occupied.has(c) {
+            if r.flags & hop::QUIET != 0 && r.onto.has(c) {
+                quiet.insert(c);
+            }
+            return false;
+        }
+        if r.flags & hop::CAPTURE != 0 && enemy.has(c) && r.takes >> Self::kind_of_code(game, self.board[c]) & 1 != 0 && r.onto.has(c) {
+            capture.insert(c);
+        }
+        true
+    }
+
     /// The destinations of the hop rules of `ck` from `from`: (quiet cells, captures of pieces in
     /// `enemy`).
     pub fn hop_moves(&self, game: &Game<B>, ck: usize, from: usize, enemy: B) -> (B, B) {
         let (mut quiet, mut capture) = (B::default(), B::default());
         for r in &game.hoppers[ck] {
             if r.flags & (hop::SCREEN | hop::NEXT) == hop::SCREEN | hop::NEXT {
-                // (The grasshopper's.) One cell past the screen: no walk beyond it.
+                // (The grasshopper's.) Only the cell just past the screen: no walk beyond.
                 for line in &r.lines[from] {
+                    // (The cell past the screen looked for before the screen's kind: on a line
+                    // that ends at the screen there is no hop to judge.)
                     let Some(s) = line.iter().position(|&c| self.occupied.has(c as usize)) else { continue };
                     let Some(&c) = line.get(s + 1) else { continue };
-                    if r.over >> Self::kind_of_code(game, self.board[line[s] as usize]) & 1 == 0 {
-                        continue;
-                    }
-                    let c = c as usize;
-                    if !self.occupied.has(c) {
-                        if r.flags & hop::QUIET != 0 && r.onto.has(c) {
-                            quiet.insert(c);
-                        }
-                    } else if r.flags & hop::CAPTURE != 0 && enemy.has(c) && r.takes >> Self::kind_of_code(game, self.board[c]) & 1 != 0 && r.onto.has(c) {
-                        capture.insert(c);
+                    if r.over >> Self::kind_of_code(game, self.board[line[s] as usize]) & 1 != 0 {
+                        self.hop_lands(game, r, c as usize, enemy, &mut quiet, &mut capture);
                     }
                 }
                 continue;
             }
+            // (Every cell past the screen, up to the first piece: `next` always comes with a
+            // screen, `Tables::validate`.)
             for line in &r.lines[from] {
                 let Some(start) = self.past_screen(game, r, line) else { continue };
-                let beyond = if r.flags & hop::NEXT != 0 { &line[start..line.len().min(start + 1)] } else { &line[start..] };
-                for &c in beyond {
-                    let c = c as usize;
-                    if !self.occupied.has(c) {
-                        if r.flags & hop::QUIET != 0 && r.onto.has(c) {
-                            quiet.insert(c);
-                        }
-                        continue;
+                for &c in &line[start..] {
+                    if self.hop_lands(game, r, c as usize, enemy, &mut quiet, &mut capture) {
+                        break;
                     }
-                    let kind = Self::kind_of_code(game, self.board[c]);
-                    if r.flags & hop::CAPTURE != 0 && enemy.has(c) && r.takes >> kind & 1 != 0 && r.onto.has(c) {
-                        capture.insert(c);
-                    }
-                    break;
                 }
             }
         }
