@@ -528,7 +528,9 @@ impl<B: CellSet> Game<B> {
                 order.into_iter().map(|k| (s * kinds + k) as u8).collect()
             })
             .collect();
-        let passing = crate::passing::Passing::new(&tables, cells, [0, splitmix(&mut seed), splitmix(&mut seed), splitmix(&mut seed)]);
+        // (The facing lines' runs go into `segments` too; no line's: their kinds are 0.)
+        let passing = crate::passing::Passing::new(&tables, cells, [0, splitmix(&mut seed), splitmix(&mut seed), splitmix(&mut seed)], &mut segments);
+        run_kinds.resize(segments.len(), 0);
         Game {
             passing,
             kind_leaps,

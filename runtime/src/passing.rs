@@ -28,28 +28,25 @@ pub struct Passing {
     /// `pass`: a side may pass.
     pub pass: bool,
     /// Per cell: the lines along which a royal piece there faces another (`facing`), as ranges
-    /// of `runs`; all empty without the rule.
+    /// of `Game::segments` (the first piece on one is [`Game::first_occupied`]); all empty
+    /// without the rule.
     pub facing: Vec<Vec<(u32, u32)>>,
-    /// The facing lines' cells as runs within one word of a cell set (`Segment`): the first
-    /// piece on a line is the first occupied bit of its first run that has one.
-    pub runs: Vec<Segment>,
     pub any_facing: bool,
     /// Hash keys per value of [`Position::passes`] (the first is 0).
     pub keys: [u64; 4],
 }
 
 impl Passing {
-    /// `None` when the game has neither rule.
-    pub fn new(tables: &Tables, cells: usize, keys: [u64; 4]) -> Option<Passing> {
+    /// `None` when the game has neither rule. The facing lines' runs are appended to `segments`.
+    pub fn new(tables: &Tables, cells: usize, keys: [u64; 4], segments: &mut Vec<Segment>) -> Option<Passing> {
         if !tables.rules.pass && tables.facing.is_empty() {
             return None;
         }
         let mut facing = vec![Vec::new(); cells];
-        let mut runs = Vec::new();
         for (from, line) in &tables.facing {
-            facing[*from as usize].push(crate::game_build::segments_of(line, &mut runs));
+            facing[*from as usize].push(crate::game_build::segments_of(line, segments));
         }
-        Some(Passing { pass: tables.rules.pass, facing, runs, any_facing: !tables.facing.is_empty(), keys: [0, keys[1], keys[2], keys[3]] })
+        Some(Passing { pass: tables.rules.pass, facing, any_facing: !tables.facing.is_empty(), keys: [0, keys[1], keys[2], keys[3]] })
     }
 }
 
@@ -64,12 +61,8 @@ impl<B: CellSet> Position<B> {
                 continue;
             }
             for r in self.royals(game, side).iter() {
-                for &(start, end) in &p.facing[r] {
-                    let first = p.runs[start as usize..end as usize].iter().find_map(|run| {
-                        let k = run.word as usize;
-                        run.walk(self.occupied.word(k)).1.map(|b| k * 64 + b as usize)
-                    });
-                    let Some(c) = first else { continue };
+                for &line in &p.facing[r] {
+                    let Some((c, _)) = game.first_occupied(line, self.occupied) else { continue };
                     let code = self.board[c] as usize;
                     let other = game.side_of[code - 1] as usize;
                     if game.team[other] != game.team[side] && !self.is_out(other) && game.royal[code - 1] {
