@@ -342,7 +342,7 @@ pub struct Game<B> {
     pub hoppers: Vec<Vec<crate::hops::HopRule<B>>>,
     pub hopping: bool,
     /// `pass` and `facing` ([`crate::passing`]); `None` without either.
-    pub passing: Option<crate::passing::Passing>,
+    pub passing: Option<crate::passing::Passing<B>>,
     /// Per side: the colored kinds that have such rules.
     pub hop_cks: Vec<Vec<u8>>,
     /// Per target cell and side (`target * sides + side`): the cells from which a capturing

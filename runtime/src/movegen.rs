@@ -685,6 +685,24 @@ impl<B: CellSet> Position<B> {
         }
     }
 
+    /// With royal pieces facing each other, drops the moves of `out` from `start` on that
+    /// cannot end the facing: plain moves and drops that neither leave nor land on a facing
+    /// pair's cells or a cell between them (`Position::facing_cells`). The others are judged by
+    /// playing them ([`Position::is_legal`]).
+    #[inline(never)]
+    fn keep_facing_enders(&self, game: &Game<B>, out: &mut Vec<Move>, start: usize) {
+        let Some(cells) = self.facing_cells::<true>(game) else { return };
+        let mut i = start;
+        while i < out.len() {
+            let mv = out[i];
+            if matches!(mv.kind, MoveKind::Normal | MoveKind::Drop) && !cells.has(mv.from as usize) && !cells.has(mv.to as usize) {
+                out.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
     /// Appends the legal moves of the side to move to `out`.
     pub fn legal_moves(&mut self, game: &Game<B>, out: &mut Vec<Move>) {
         let start = out.len();
@@ -710,12 +728,16 @@ impl<B: CellSet> Position<B> {
         let mut legality = Legality::new();
         let l = self.legality(game, &mut legality, None).then_some(&legality);
         if let Some(l) = l {
+            if l.facing {
+                self.keep_facing_enders(game, out, start);
+            }
             self.keep_legal(game, l, out, start);
         }
         if let Some(h) = &game.hands {
             self.drops(game, h, l.map(|l| (l.in_check, l.stops, l.watched)), Some(out));
             if let Some(l) = l.filter(|l| l.facing) {
                 // A drop must end the facing too.
+                self.keep_facing_enders(game, out, start);
                 let mut i = start;
                 while i < out.len() {
                     if out[i].kind == MoveKind::Drop && !self.is_legal(game, l, out[i]) {

@@ -24,27 +24,38 @@ pub const ENDED_FACING: u8 = 3;
 
 /// The passing rules as the runtime uses them.
 #[derive(Clone, Debug)]
-pub struct Passing {
+pub struct Passing<B> {
     /// `pass`: a side may pass.
     pub pass: bool,
-    /// Per cell: the lines along which a royal piece there faces another (`facing`), as ranges
-    /// of `Game::segments` (the first piece on one is [`Game::first_occupied`]); all empty
+    /// Per cell: the lines along which a royal piece there faces another (`facing`); all empty
     /// without the rule.
-    pub facing: Vec<Vec<(u32, u32)>>,
+    pub facing: Vec<Vec<FacingLine<B>>>,
     pub any_facing: bool,
     /// Hash keys per value of [`Position::passes`] (the first is 0).
     pub keys: [u64; 4],
 }
 
-impl Passing {
+/// A line along which a royal piece faces another.
+#[derive(Clone, Debug)]
+pub struct FacingLine<B> {
+    /// Its runs, a range of `Game::segments` (the first piece on it is [`Game::first_occupied`]).
+    pub runs: (u32, u32),
+    /// Its cells: a line with no enemy royal piece on it is not walked.
+    pub set: B,
+    /// Its cells in order, out from the royal piece's cell.
+    pub cells: Vec<u16>,
+}
+
+impl<B: CellSet> Passing<B> {
     /// `None` when the game has neither rule. The facing lines' runs are appended to `segments`.
-    pub fn new(tables: &Tables, cells: usize, keys: [u64; 4], segments: &mut Vec<Segment>) -> Option<Passing> {
+    pub fn new(tables: &Tables, cells: usize, keys: [u64; 4], segments: &mut Vec<Segment>) -> Option<Passing<B>> {
         if !tables.rules.pass && tables.facing.is_empty() {
             return None;
         }
         let mut facing = vec![Vec::new(); cells];
         for (from, line) in &tables.facing {
-            facing[*from as usize].push(crate::game_build::segments_of(line, segments));
+            let set = B::from_cells(line.iter().map(|&c| c as usize));
+            facing[*from as usize].push(FacingLine { runs: crate::game_build::segments_of(line, segments), set, cells: line.clone() });
         }
         Some(Passing { pass: tables.rules.pass, facing, any_facing: !tables.facing.is_empty(), keys: [0, keys[1], keys[2], keys[3]] })
     }
@@ -54,24 +65,52 @@ impl<B: CellSet> Position<B> {
     /// Whether a royal piece faces a royal piece of another team: the first piece on one of its
     /// facing lines.
     pub fn royals_face(&self, game: &Game<B>) -> bool {
-        let Some(p) = game.passing.as_ref().filter(|p| p.any_facing) else { return false };
+        self.facing_cells::<false>(game).is_some()
+    }
+
+    /// With royal pieces facing each other, the cells a move must leave or land on to end the
+    /// facing (with `CELLS`; else none): each facing pair's cells and the empty cells between
+    /// them. `None` when no royal pieces face each other.
+    #[inline]
+    pub(crate) fn facing_cells<const CELLS: bool>(&self, game: &Game<B>) -> Option<B> {
+        let p = game.passing.as_ref().filter(|p| p.any_facing)?;
+        let mut found = None;
         // Facing is mutual: the royal pieces of all sides but the last cover every pair.
         for side in 0..game.sides.saturating_sub(1) {
             if self.is_out(side) {
                 continue;
             }
+            // The top royal pieces of the other teams' sides still in: only a line with one on
+            // it is walked (most positions have none on any).
+            let mut enemies = B::default();
+            for other in 0..game.sides {
+                if game.team[other] != game.team[side] && !self.is_out(other) {
+                    enemies = enemies.or(self.royal_tops[other]);
+                }
+            }
             for r in self.royals(game, side).iter() {
-                for &line in &p.facing[r] {
-                    let Some((c, _)) = game.first_occupied(line, self.occupied) else { continue };
+                for line in &p.facing[r] {
+                    if !line.set.intersects(enemies) {
+                        continue;
+                    }
+                    let Some((c, _)) = game.first_occupied(line.runs, self.occupied) else { continue };
                     let code = self.board[c] as usize;
                     let other = game.side_of[code - 1] as usize;
                     if game.team[other] != game.team[side] && !self.is_out(other) && game.royal[code - 1] {
-                        return true;
+                        if !CELLS {
+                            return Some(B::default());
+                        }
+                        let cells = found.get_or_insert(B::default());
+                        cells.insert(r);
+                        cells.insert(c);
+                        for &x in line.cells.iter().take_while(|&&x| x as usize != c) {
+                            cells.insert(x as usize);
+                        }
                     }
                 }
             }
         }
-        false
+        found
     }
 
     /// The pass of the side to move, written from and to its first royal piece's cell (as
