@@ -5,6 +5,11 @@
 # leaves. Each board is counted at the deepest depth up to 5 whose perft stays under LEAVES
 # leaves (default 3 000 000).
 #
+# The last two columns divide the same instructions by the positions whose moves the count
+# generated (every position above the last ply, whose moves are counted by set and not made)
+# instead of by leaves: a board with few moves a position has few leaves per such position, so
+# its cost per leaf is high even when a position costs what an orthodox one does.
+#
 #   scripts/perft-cost.sh [ORBIS] [FILES...]    # ORBIS: the orbis binary (default target/release/orbis)
 set -eu
 orbis=${1:-${CARGO_TARGET_DIR:-target}/release/orbis}
@@ -23,15 +28,20 @@ instructions() { # tables depth
 nodes() { # tables depth
     "$orbis" perft "$1" --depth "$2" | sed -n 's/^nodes //p'
 }
-per_leaf() { # tables depth -> instructions per leaf
+per_leaf() { # tables depth -> leaves, instructions per leaf, instructions per generating position
     n=$(nodes "$1" "$2")
     a=$(instructions "$1" "$2")
     b=$(instructions "$1" 0)
-    echo "$n $(( (a - b) / n ))"
+    p=0 i=0
+    while [ $i -lt "$2" ]; do
+        p=$((p + $(nodes "$1" $i)))
+        i=$((i + 1))
+    done
+    echo "$n $(( (a - b) / n )) $(( (a - b) / p ))"
 }
 
 "$orbis" compile examples/orthodox.orbis -o "$work/orthodox.orbt" >/dev/null
-printf '%-52s %5s %10s %8s %6s\n' variant depth leaves instr/leaf cost
+printf '%-52s %5s %10s %8s %6s %9s %6s\n' variant depth leaves instr/leaf cost instr/pos cost
 for f in "$@"; do
     t="$work/$(echo "$f" | tr / _).orbt"
     "$orbis" compile "$f" -o "$t" >/dev/null
@@ -42,12 +52,13 @@ for f in "$@"; do
         d=$((d + 1))
     done
     set -- $(per_leaf "$t" $d)
-    leaves=$1 cost=$2
-    eval "ortho=\${ortho_$d:-}"
+    leaves=$1 cost=$2 pcost=$3
+    eval "ortho=\${ortho_$d:-} portho=\${portho_$d:-}"
     if [ -z "$ortho" ]; then
         set -- $(per_leaf "$work/orthodox.orbt" $d)
-        ortho=$2
-        eval "ortho_$d=$ortho"
+        ortho=$2 portho=$3
+        eval "ortho_$d=$ortho portho_$d=$portho"
     fi
-    printf '%-52s %5s %10s %8s %5s.%02dx\n' "$f" $d "$leaves" "$cost" $((cost / ortho)) $(( (cost * 100 / ortho) % 100 ))
+    printf '%-52s %5s %10s %8s %5s.%02dx %9s %3s.%02dx\n' "$f" $d "$leaves" "$cost" $((cost / ortho)) $(( (cost * 100 / ortho) % 100 )) \
+        "$pcost" $((pcost / portho)) $(( (pcost * 100 / portho) % 100 ))
 done
