@@ -273,8 +273,9 @@ pub struct Game<B> {
     /// Per colored kind: the cells from which its line attacks are its plain slides' reach
     /// (`line_attacks::lines_as_slides`).
     pub lines_as_slides: Vec<B>,
-    /// Per side: its colored kinds that crown others (`crowns`) or are royal, the only ones
-    /// whose pieces in the hand `Position::crown_moves` looks at.
+    /// Per side: its colored kinds that crown others (`crowns`), the only ones whose pieces in
+    /// the hand `Position::crown_moves` looks at (no other royal kind is ever in a hand: the
+    /// compiler refuses one there, and so does reading a position).
     pub crowning_cks: Vec<Vec<u8>>,
     /// Per side: the mask of its colored kinds.
     pub side_cks: Vec<u64>,

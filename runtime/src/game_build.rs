@@ -327,7 +327,7 @@ impl<B: CellSet> Game<B> {
         }
         let royal: Vec<bool> = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].royal).collect();
         let crowning_cks = (0..sides)
-            .map(|s| (s * kinds..(s + 1) * kinds).filter(|&ck| royal[ck] || !tables.kinds[ck % kinds].crowns.is_empty()).map(|ck| ck as u8).collect())
+            .map(|s| (s * kinds..(s + 1) * kinds).filter(|&ck| !tables.kinds[ck % kinds].crowns.is_empty()).map(|ck| ck as u8).collect())
             .collect();
         let line_reach = (0..cells)
             .map(|t| lines[line_index[t] as usize..line_index[t + 1] as usize].iter().fold(B::default(), |r: B, l: &Line<B>| r.or(l.set)))
