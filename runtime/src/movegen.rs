@@ -736,11 +736,12 @@ impl<B: CellSet> Position<B> {
             self.keep_legal(game, l, out, start);
         }
         if let Some(h) = &game.hands {
+            let dropped = out.len();
             self.drops(game, h, l.map(|l| (l.in_check, l.stops, l.watched)), Some(out));
             if let Some(l) = l.filter(|l| l.facing) {
-                // A drop must end the facing too.
-                self.keep_facing_enders(game, out, start);
-                let mut i = start;
+                // A drop must end the facing too (the moves before the drops are judged).
+                self.keep_facing_enders(game, out, dropped);
+                let mut i = dropped;
                 while i < out.len() {
                     if out[i].kind == MoveKind::Drop && !self.is_legal(game, l, out[i]) {
                         out.swap_remove(i);

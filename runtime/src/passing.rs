@@ -81,7 +81,7 @@ impl<B: CellSet> Position<B> {
                 continue;
             }
             // The top royal pieces of the other teams' sides still in: only a line with one on
-            // it is walked (most positions have none on any).
+            // it is walked.
             let mut enemies = B::default();
             for other in 0..game.sides {
                 if game.team[other] != game.team[side] && !self.is_out(other) {
