@@ -177,9 +177,16 @@ impl<B: CellSet> Position<B> {
                     // A capture along this way needs no piece on the cells it passes (exactly one,
                     // the screen, for a hop); one move adds or removes at most one piece there, so
                     // with two more than that (three for a hop) no move can make it a capture.
-                    let most = if r.flags & hop::SCREEN == 0 { 1 } else { 2 };
-                    for (from, passed, _) in r.ways_from(target, pieces) {
-                        if at_most(self.occupied.and(passed), most) {
+                    // With `next` the screen is the cell just before the target: the other cells
+                    // passed must all be empty, so two pieces there are already too many.
+                    let next = r.flags & hop::NEXT != 0;
+                    let most = if r.flags & hop::SCREEN == 0 || next { 1 } else { 2 };
+                    for (from, passed, before) in r.ways_from(target, pieces) {
+                        let mut blocking = self.occupied.and(passed);
+                        if next {
+                            blocking.remove(before as usize);
+                        }
+                        if at_most(blocking, most) {
                             zone = zone.or(passed);
                             zone.insert(from);
                         }
