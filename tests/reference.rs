@@ -200,6 +200,17 @@ fn counts_by_set_where_screens_and_floods_matter() {
         // The king may take the Mega-ringer on N only if the other one, on ND, cannot wind onto
         // N: it can (N is next to it), so that capture is illegal.
         ("examples/webball/webball.orbis", "turn=white white=KNA black=MN,MND,KP clock=0 move=1"),
+        // Hop zones out of check (`Position::way_zone`), a grasshopper on e8 and the king on e1:
+        // a rook on e5 and e2 empty (Re5-e2 makes the screen: illegal; leaving the file, legal);
+        // the rook on e5 and a pawn on e2 (the rook leaving the file opens the hop: illegal);
+        // nothing between (Nc3-e2 makes the screen: illegal; Ra4-e4, legal).
+        ("examples/fairy/grasshopper.orbis", "turn=white white=Ke1,Re5,Nc3,Pa2 black=Kh8,Ge8 clock=0 move=1"),
+        ("examples/fairy/grasshopper.orbis", "turn=white white=Ke1,Re5,Pe2,Nc3 black=Kh8,Ge8 clock=0 move=1"),
+        ("examples/fairy/grasshopper.orbis", "turn=white white=Ke1,Nc3,Ra4 black=Kh8,Ge8 clock=0 move=1"),
+        // A cannon with two pieces between it and the general (either leaving opens the hop),
+        // then with none (any piece landing between makes the screen).
+        ("examples/fairy/xiangqi.orbis", "turn=white white=Ke1,Re3,Ne6,Ra4 black=Ke10,Ce9 clock=0 move=1"),
+        ("examples/fairy/xiangqi.orbis", "turn=white white=Kd1,Ra4,Nc3 black=Kf10,Cd9 clock=0 move=1"),
         // A grasshopper that may not jump over a pawn nor take a knight.
         ("tests/hops/grasshopper-kinds.orbis", "turn=white white=Kh1,Gd4,Ne5,Pd3 black=Kh8,Nf6,Pd5,Qb4,Rf4,Bc3,Pb2 clock=0 move=1"),
     ];

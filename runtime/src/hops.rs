@@ -4,9 +4,10 @@
 //! They have no rays and no attack entries: move generation walks each line from the piece's
 //! cell, and attack tests walk the lines of every such piece of the attacking side. A hop's screen
 //! can be any piece, so pins and check stops are not in the attack tables. Instead a royal piece
-//! has a *hop zone* ([`Position::hop_zone`]): the cells whose contents decide whether an enemy
-//! piece that stands on one of the royal piece's hop lines captures it. A move that changes no
-//! cell of the zones of the mover's royal pieces cannot start a hop check on them, so legality
+//! has a *hop zone* ([`Position::hop_zone`]): the cells where one move could make or unmake a
+//! capture of it by an enemy piece that stands on one of its hop lines. A move that leaves from
+//! and lands on no cell of the zones of the mover's royal pieces cannot start a hop check on
+//! them, so legality
 //! judges it as in any other game (pins along lines, and in check the check stops: none in a hop
 //! check); a move that does is played to be judged, or judged on the cells as they would be
 //! ([`Position::hopped_by_after`]) when it is a plain move of a non-royal piece out of check.
@@ -161,10 +162,11 @@ impl<B: CellSet> Position<B> {
         (quiet, capture)
     }
 
-    /// The hop zone of `target` against the opponents of `side`: for every way an enemy piece
-    /// that stands where it is could capture on `target` by a rule walked along its lines, the
-    /// cells it passes and the piece's own cell. A move of `side` that changes none of them
-    /// neither makes nor unmakes such a capture (the enemy pieces stay where they are).
+    /// The hop zone of `target` against the opponents of `side`: the cells where one move of
+    /// `side` could make or unmake a capture on `target` by an enemy piece that stands where it
+    /// is, by a rule walked along its lines ([`Position::way_zone`], way by way). A move of
+    /// `side` that leaves from none of them and lands on none neither makes nor unmakes such a
+    /// capture (the enemy pieces stay where they are).
     pub fn hop_zone(&self, game: &Game<B>, target: usize, side: usize) -> B {
         let mut zone = B::default();
         for &s in &game.opponents[side] {
@@ -174,27 +176,63 @@ impl<B: CellSet> Position<B> {
                     continue;
                 }
                 for r in game.hoppers[ck as usize].iter().filter(|r| r.flags & hop::CAPTURE != 0) {
-                    // A capture along this way needs no piece on the cells it passes (exactly one,
-                    // the screen, for a hop); one move adds or removes at most one piece there, so
-                    // with two more than that (three for a hop) no move can make it a capture.
-                    // With `next` the screen is the cell just before the target: the other cells
-                    // passed must all be empty, so two pieces there are already too many.
-                    let next = r.flags & hop::NEXT != 0;
-                    let most = if r.flags & hop::SCREEN == 0 || next { 1 } else { 2 };
                     for (from, passed, before) in r.ways_from(target, pieces) {
-                        let mut blocking = self.occupied.and(passed);
-                        if next {
-                            blocking.remove(before as usize);
-                        }
-                        if at_most(blocking, most) {
-                            zone = zone.or(passed);
-                            zone.insert(from);
-                        }
+                        zone = zone.or(self.way_zone(r.flags, from, passed, before as usize));
                     }
                 }
             }
         }
         zone
+    }
+
+    /// The cells where one move (a piece leaving one cell and landing on another) could make or
+    /// unmake a capture along one way: from the enemy piece on `from`, over the cells `passed`
+    /// (the last of which is `before`) to the target, by a rule with `flags`. One move changes
+    /// the number of pieces on `passed` by at most one. A way that captures now (or might: its
+    /// screen's kind is not looked at) is unmade by a move onto a cell passed or off the screen,
+    /// or by taking the piece on `from`: all of them. Otherwise:
+    /// - a slide (no screen) is opened by the one piece on it leaving;
+    /// - a hop with no piece on it, by a piece landing anywhere on it; with two, by one leaving;
+    /// - a hop to the cell past its screen (`next`), which needs every cell passed but `before`
+    ///   empty and a screen on `before`: with none of them occupied, by a piece landing on
+    ///   `before`; with one, by that piece leaving or a piece landing on `before`.
+    /// More pieces than that are more than one move can clear.
+    #[inline]
+    fn way_zone(&self, flags: u8, from: usize, passed: B, before: usize) -> B {
+        let on = self.occupied.and(passed);
+        let whole = || {
+            let mut z = passed;
+            z.insert(from);
+            z
+        };
+        if flags & hop::SCREEN == 0 {
+            return if on.is_empty() { whole() } else if at_most(on, 1) { on } else { B::default() };
+        }
+        if flags & hop::NEXT == 0 {
+            return if on.is_empty() {
+                passed
+            } else if at_most(on, 1) {
+                whole()
+            } else if at_most(on, 2) {
+                on
+            } else {
+                B::default()
+            };
+        }
+        let mut short = on;
+        short.remove(before);
+        if short.is_empty() {
+            if on.is_empty() {
+                B::single(before)
+            } else {
+                whole()
+            }
+        } else if at_most(short, 1) {
+            short.insert(before);
+            short
+        } else {
+            B::default()
+        }
     }
 
     /// Whether a piece of `side` could capture on `target` by a rule walked along its lines: the
