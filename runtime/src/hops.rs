@@ -26,6 +26,11 @@ pub struct HopRule<B> {
     pub takes: u64,
     /// The cells its moves may end on.
     pub onto: B,
+    /// Whether `over`, `takes` and `onto` hold every kind and cell (the usual case): then move
+    /// generation looks up no kind and tests no destination.
+    any_over: bool,
+    any_take: bool,
+    anywhere: bool,
     /// Per cell: its lines from there.
     pub lines: Vec<Vec<Box<[u16]>>>,
     /// Per target cell of `onto`: the ways to reach it for attack tests, as (start cell, the
@@ -37,7 +42,7 @@ pub struct HopRule<B> {
 }
 
 impl<B: CellSet> HopRule<B> {
-    pub fn new(h: &Hopper, cells: usize) -> HopRule<B> {
+    pub fn new(h: &Hopper, cells: usize, kinds: usize) -> HopRule<B> {
         let mut lines = vec![Vec::new(); cells];
         let mut reverse = vec![Vec::new(); cells];
         let onto = B::from_cells(h.onto.iter().map(|&c| c as usize));
@@ -54,7 +59,10 @@ impl<B: CellSet> HopRule<B> {
             ways.sort_by_key(|w: &(u16, B, u16)| w.0);
         }
         let starts = reverse.iter().map(|ways: &Vec<(u16, B, u16)>| B::from_cells(ways.iter().map(|w| w.0 as usize))).collect();
-        HopRule { flags: h.flags, over: h.over, takes: h.takes, onto, lines, reverse, starts }
+        let all = if kinds >= 64 { u64::MAX } else { (1u64 << kinds) - 1 };
+        let (any_over, any_take) = (h.over & all == all, h.takes & all == all);
+        let anywhere = onto.count() as usize == cells;
+        HopRule { flags: h.flags, over: h.over, takes: h.takes, onto, any_over, any_take, anywhere, lines, reverse, starts }
     }
 
     /// The ways to `target` (as in `reverse`) that start on a cell of `pieces`.
@@ -74,7 +82,7 @@ pub fn hop_rules<B: CellSet>(hoppers: &[Hopper], cells: usize, colored: usize, s
     let mut cks = vec![Vec::new(); sides];
     for h in hoppers {
         let ck = h.ck as usize;
-        rules[ck].push(HopRule::new(h, cells));
+        rules[ck].push(HopRule::new(h, cells, kinds));
         let side: &mut Vec<u8> = &mut cks[ck / kinds.max(1)];
         if !side.contains(&h.ck) {
             side.push(h.ck);
@@ -109,8 +117,7 @@ impl<B: CellSet> Position<B> {
             return Some(0);
         }
         let s = line.iter().position(|&c| self.occupied.has(c as usize))?;
-        let kind = Self::kind_of_code(game, self.board[line[s] as usize]);
-        (r.over >> kind & 1 != 0).then_some(s + 1)
+        (r.any_over || r.over >> Self::kind_of_code(game, self.board[line[s] as usize]) & 1 != 0).then_some(s + 1)
     }
 
     /// A hop rule `r` reaching `c` past its screen: a quiet move there when it is empty, a
@@ -119,12 +126,16 @@ impl<B: CellSet> Position<B> {
     #[inline(always)]
     fn hop_lands(&self, game: &Game<B>, r: &HopRule<B>, c: usize, enemy: B, quiet: &mut B, capture: &mut B) -> bool {
         if !self.occupied.has(c) {
-            if r.flags & hop::QUIET != 0 && r.onto.has(c) {
+            if r.flags & hop::QUIET != 0 && (r.anywhere || r.onto.has(c)) {
                 quiet.insert(c);
             }
             return false;
         }
-        if r.flags & hop::CAPTURE != 0 && enemy.has(c) && r.takes >> Self::kind_of_code(game, self.board[c]) & 1 != 0 && r.onto.has(c) {
+        if r.flags & hop::CAPTURE != 0
+            && enemy.has(c)
+            && (r.any_take || r.takes >> Self::kind_of_code(game, self.board[c]) & 1 != 0)
+            && (r.anywhere || r.onto.has(c))
+        {
             capture.insert(c);
         }
         true
@@ -142,7 +153,7 @@ impl<B: CellSet> Position<B> {
                     // that ends at the screen there is no hop to judge.)
                     let Some(s) = line.iter().position(|&c| self.occupied.has(c as usize)) else { continue };
                     let Some(&c) = line.get(s + 1) else { continue };
-                    if r.over >> Self::kind_of_code(game, self.board[line[s] as usize]) & 1 != 0 {
+                    if r.any_over || r.over >> Self::kind_of_code(game, self.board[line[s] as usize]) & 1 != 0 {
                         self.hop_lands(game, r, c as usize, enemy, &mut quiet, &mut capture);
                     }
                 }
