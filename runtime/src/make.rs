@@ -33,11 +33,13 @@ impl<B: CellSet> Position<B> {
     /// are counted (`check-limit`), a check changes the count only when it is the mover's last
     /// (the goal is met: no moves). Only then is it tested, with the whole `make` (who is in
     /// check depends on who moves next); below the limit the checks are left uncounted.
+    /// `faced`: whether royal pieces face each other in this position, when the caller knows
+    /// (perft's last ply makes every move of one position: it asks once).
     #[inline]
-    pub fn make_unsettled(&mut self, game: &Game<B>, mv: Move) -> Undo<B> {
+    pub fn make_unsettled(&mut self, game: &Game<B>, mv: Move, faced: Option<bool>) -> Undo<B> {
         let counts_checks = !game.zobrist.checks.is_empty();
         if !counts_checks || self.checks[self.to_move].saturating_add(1) < game.tables.rules.check_limit {
-            self.make_move_unkeyed(game, mv)
+            self.make_move_unkeyed_facing(game, mv, faced)
         } else {
             self.make(game, mv)
         }
@@ -46,7 +48,7 @@ impl<B: CellSet> Position<B> {
     /// `make` without eliminations: the move alone, the turn passed to the next side in the game
     /// (what legality is judged on).
     pub fn make_move(&mut self, game: &Game<B>, mv: Move) -> Undo<B> {
-        self.make_move_as::<true>(game, mv)
+        self.make_move_as::<true>(game, mv, None)
     }
 
     /// [`Position::make_move`] for a move that is only tested or counted, then taken back: the
@@ -55,12 +57,18 @@ impl<B: CellSet> Position<B> {
     /// until [`Position::unmake`] restores them.
     /// Legality and move counts never read them.
     pub fn make_move_unkeyed(&mut self, game: &Game<B>, mv: Move) -> Undo<B> {
-        self.make_move_as::<false>(game, mv)
+        self.make_move_as::<false>(game, mv, None)
+    }
+
+    /// [`Position::make_move_unkeyed`], told whether royal pieces face each other before the
+    /// move (`faced`, found when `None`).
+    fn make_move_unkeyed_facing(&mut self, game: &Game<B>, mv: Move, faced: Option<bool>) -> Undo<B> {
+        self.make_move_as::<false>(game, mv, faced)
     }
 
     /// [`Position::make_move`], with the hash kept (`KEYS`) or not ([`Position::make_move_unkeyed`]).
     #[inline(always)]
-    fn make_move_as<const KEYS: bool>(&mut self, game: &Game<B>, mv: Move) -> Undo<B> {
+    fn make_move_as<const KEYS: bool>(&mut self, game: &Game<B>, mv: Move, faced: Option<bool>) -> Undo<B> {
         let from = mv.from as usize;
         let to = mv.to as usize;
         let us = self.to_move;
@@ -85,7 +93,7 @@ impl<B: CellSet> Position<B> {
             gave_check: false,
             passes: self.passes,
         };
-        let faced = game.passing.as_ref().is_some_and(|p| p.any_facing) && self.royals_face(game);
+        let faced = faced.unwrap_or_else(|| game.passing.as_ref().is_some_and(|p| p.any_facing) && self.royals_face(game));
         let mut ep_cells = B::default();
         let mut ep_victim = NO_CELL;
         let mut reset = false;

@@ -84,10 +84,12 @@ impl<'t> Perft<'t> {
                 // The lines out of the next side's royal piece, walked once for the children
                 // and again in a child only where its move touched them (`crate::pins`). (Two
                 // loops: one loop matching `kept` per move cost orthodox and the soccer ball 0.5%.)
+                // Whether royal pieces face each other here, which every move made asks.
+                let faced = Some(game.passing.as_ref().is_some_and(|p| p.any_facing) && pos.royals_face(game));
                 match pos.royal_lines_for_children(game, pos.side_after(game, pos.to_move).0) {
                     Some(kept) => {
                         for &mv in &moves {
-                            let undo = pos.make_unsettled(game, mv);
+                            let undo = pos.make_unsettled(game, mv, faced);
                             n += if kept.applies_after(mv) {
                                 pos.count_legal_settling_kept(game, scratch, &kept, mv)
                             } else {
@@ -98,7 +100,7 @@ impl<'t> Perft<'t> {
                     }
                     None => {
                         for &mv in &moves {
-                            let undo = pos.make_unsettled(game, mv);
+                            let undo = pos.make_unsettled(game, mv, faced);
                             n += pos.count_legal_settling(game, scratch);
                             pos.unmake(game, &undo);
                         }
