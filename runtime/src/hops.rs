@@ -207,6 +207,7 @@ impl<B: CellSet> Position<B> {
     /// - a hop to the cell past its screen (`next`), which needs every cell passed but `before`
     ///   empty and a screen on `before`: with none of them occupied, by a piece landing on
     ///   `before`; with one, by that piece leaving or a piece landing on `before`.
+    ///
     /// More pieces than that are more than one move can clear.
     #[inline]
     fn way_zone(&self, flags: u8, from: usize, passed: B, before: usize) -> B {
