@@ -23,6 +23,8 @@ pub trait CellSet: Copy + Eq + Default + std::fmt::Debug + Send + Sync + 'static
     fn count(&self) -> u32;
     /// Removes and returns the lowest member.
     fn pop(&mut self) -> Option<usize>;
+    /// How many members are below `i` (a member's place in the set, for tables kept per member).
+    fn rank(&self, i: usize) -> usize;
 
     fn single(i: usize) -> Self {
         let mut s = Self::default();
@@ -106,6 +108,10 @@ macro_rules! native_set {
             #[inline(always)]
             fn count(&self) -> u32 {
                 self.count_ones()
+            }
+            #[inline(always)]
+            fn rank(&self, i: usize) -> usize {
+                (*self & (((1 as $t) << i) - 1)).count_ones() as usize
             }
             #[inline(always)]
             fn pop(&mut self) -> Option<usize> {
@@ -198,6 +204,12 @@ impl<const W: usize> CellSet for Wide<W> {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
     #[inline]
+    fn rank(&self, i: usize) -> usize {
+        let k = Self::index(i);
+        let below: u32 = self.0[..k].iter().map(|w| w.count_ones()).sum();
+        (below + (self.0[k] & ((1u64 << (i & 63)) - 1)).count_ones()) as usize
+    }
+    #[inline]
     fn pop(&mut self) -> Option<usize> {
         for k in 0..W {
             let w = self.0[k];
@@ -240,6 +252,8 @@ mod tests {
         assert!(s.intersects(B::single(B::CAPACITY - 1)));
         assert!(B::default().is_empty());
         assert_eq!(B::from_cells([0, 5, 40]).count(), 3);
+        assert_eq!(cells.map(|c| s.rank(c)), [0, 1, 2, 3]);
+        assert_eq!((s.rank(6), s.rank(39), s.rank(41)), (2, 2, 3));
         for k in 0..B::CAPACITY / 64 {
             let bits = s.word(k);
             assert_eq!(bits.count_ones(), cells.iter().filter(|&&c| c / 64 == k).count() as u32);

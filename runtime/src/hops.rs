@@ -39,6 +39,9 @@ pub struct HopRule<B> {
     /// Per target cell: the start cells of its `reverse` ways, to skip the rule at once when no
     /// piece stands on any.
     pub starts: Vec<B>,
+    /// Per target cell, per start cell in `starts` in order (its rank there): where its ways
+    /// begin in `reverse`, and after the last, their number.
+    blocks: Vec<Vec<u16>>,
 }
 
 impl<B: CellSet> HopRule<B> {
@@ -58,20 +61,28 @@ impl<B: CellSet> HopRule<B> {
         for ways in &mut reverse {
             ways.sort_by_key(|w: &(u16, B, u16)| w.0);
         }
-        let starts = reverse.iter().map(|ways: &Vec<(u16, B, u16)>| B::from_cells(ways.iter().map(|w| w.0 as usize))).collect();
+        let starts: Vec<B> = reverse.iter().map(|ways: &Vec<(u16, B, u16)>| B::from_cells(ways.iter().map(|w| w.0 as usize))).collect();
+        let blocks = reverse
+            .iter()
+            .map(|ways: &Vec<(u16, B, u16)>| {
+                let mut block: Vec<u16> = (0..ways.len()).filter(|&i| i == 0 || ways[i - 1].0 != ways[i].0).map(|i| i as u16).collect();
+                block.push(ways.len() as u16);
+                block
+            })
+            .collect();
         let all = if kinds >= 64 { u64::MAX } else { (1u64 << kinds) - 1 };
         let (any_over, any_take) = (h.over & all == all, h.takes & all == all);
         let anywhere = onto.count() as usize == cells;
-        HopRule { flags: h.flags, over: h.over, takes: h.takes, onto, any_over, any_take, anywhere, lines, reverse, starts }
+        HopRule { flags: h.flags, over: h.over, takes: h.takes, onto, any_over, any_take, anywhere, lines, reverse, starts, blocks }
     }
 
     /// The ways to `target` (as in `reverse`) that start on a cell of `pieces`.
     #[inline(always)]
     fn ways_from(&self, target: usize, pieces: B) -> impl Iterator<Item = (usize, B, u16)> + '_ {
-        let ways = &self.reverse[target];
-        pieces.and(self.starts[target]).iter().flat_map(move |p| {
-            let i = ways.partition_point(|w| (w.0 as usize) < p);
-            ways[i..].iter().take_while(move |w| w.0 as usize == p).map(|&(from, between, before)| (from as usize, between, before))
+        let (ways, block, starts) = (&self.reverse[target], &self.blocks[target], self.starts[target]);
+        pieces.and(starts).iter().flat_map(move |p| {
+            let k = starts.rank(p);
+            ways[block[k] as usize..block[k + 1] as usize].iter().map(|&(from, between, before)| (from as usize, between, before))
         })
     }
 }
