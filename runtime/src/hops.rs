@@ -7,10 +7,10 @@
 //! has a *hop zone* ([`Position::hop_zone`]): the cells where one move could make or unmake a
 //! capture of it by an enemy piece that stands on one of its hop lines. A move that leaves from
 //! and lands on no cell of the zones of the mover's royal pieces cannot start a hop check on
-//! them, so legality
-//! judges it as in any other game (pins along lines, and in check the check stops: none in a hop
-//! check); a move that does is played to be judged, or judged on the cells as they would be
-//! ([`Position::hopped_by_after`]) when it is a plain move of a non-royal piece out of check.
+//! them, so legality judges it as in any other game (pins along lines, and in check the check
+//! stops: none in a hop check); a move that does is played to be judged, or judged on the cells
+//! as they would be ([`Position::hopped_by_after`]) when it is a plain move of a non-royal piece
+//! out of check.
 
 use crate::bits::CellSet;
 use crate::game::Game;

@@ -57,7 +57,7 @@ impl<B: CellSet> Position<B> {
     /// until [`Position::unmake`] restores them.
     /// Legality and move counts never read them.
     pub fn make_move_unkeyed(&mut self, game: &Game<B>, mv: Move) -> Undo<B> {
-        self.make_move_as::<false>(game, mv, None)
+        self.make_move_unkeyed_facing(game, mv, None)
     }
 
     /// [`Position::make_move_unkeyed`], told whether royal pieces face each other before the

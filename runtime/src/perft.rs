@@ -85,7 +85,7 @@ impl<'t> Perft<'t> {
                 // and again in a child only where its move touched them (`crate::pins`). (Two
                 // loops: one loop matching `kept` per move cost orthodox and the soccer ball 0.5%.)
                 // Whether royal pieces face each other here, which every move made asks.
-                let faced = Some(game.passing.as_ref().is_some_and(|p| p.any_facing) && pos.royals_face(game));
+                let faced = Some(pos.royals_face(game));
                 match pos.royal_lines_for_children(game, pos.side_after(game, pos.to_move).0) {
                     Some(kept) => {
                         for &mv in &moves {
