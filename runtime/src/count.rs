@@ -51,7 +51,7 @@ impl<B: CellSet> Position<B> {
     /// by one. Positions where royal pieces face each other list every move; with hops or
     /// winding rules, the moves from or to a watched cell are listed and judged one by one.
     pub fn count_legal(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> u64 {
-        self.count_moves::<false>(game, scratch, None)
+        self.count_moves::<false>(game, scratch, None, None)
     }
 
     /// [`Position::count_legal`] of a position [`Position::make_unsettled`] left: when its side
@@ -67,7 +67,17 @@ impl<B: CellSet> Position<B> {
     /// `kept`, the parent's, and `mv`, the move made there (the caller has checked it with
     /// [`RoyalLines::applies_after`]; the settled position's count walks them again).
     pub(crate) fn count_legal_settling_kept(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: &RoyalLines<B>, mv: Move) -> u64 {
-        let n = self.count_moves::<false>(game, scratch, Some((kept, mv)));
+        let n = self.count_moves::<false>(game, scratch, Some((kept, mv)), None);
+        self.settled_count(game, scratch, n)
+    }
+
+    /// [`Position::count_legal_settling`] in a game with a facing rule (`pass ... facing`),
+    /// taking the lines out of the lone royal piece from `kept` as
+    /// [`Position::count_legal_settling_kept`] does, and whether royal pieces face each other
+    /// from `facing` when known (perft's last ply: the parent's answer, after a move that
+    /// touched none of the cells it read, [`Position::facing_read`]).
+    pub(crate) fn count_legal_settling_facing(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: Option<(&RoyalLines<B>, Move)>, facing: Option<bool>) -> u64 {
+        let n = self.count_moves::<false>(game, scratch, kept, facing);
         self.settled_count(game, scratch, n)
     }
 
@@ -85,7 +95,7 @@ impl<B: CellSet> Position<B> {
     /// Whether the side to move has a legal move: [`Position::count_legal`], stopped at the first
     /// piece that has a move counted by set (eliminations ask this after every move).
     pub fn has_legal_move(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> bool {
-        self.surely_has_move(game, scratch) || self.count_moves::<true>(game, scratch, None) > 0
+        self.surely_has_move(game, scratch) || self.count_moves::<true>(game, scratch, None, None) > 0
     }
 
     /// A quick sufficient answer to [`Position::has_legal_move`], without pins or check stops:
@@ -129,7 +139,7 @@ impl<B: CellSet> Position<B> {
 
     /// [`Position::count_legal`]; with `ANY`, a count that is only right as to being zero or not.
     #[inline(always)]
-    fn count_moves<const ANY: bool>(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: Option<(&RoyalLines<B>, Move)>) -> u64 {
+    fn count_moves<const ANY: bool>(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: Option<(&RoyalLines<B>, Move)>, facing: Option<bool>) -> u64 {
         scratch.clear();
         // As in `legal_moves`: no moves once a side is bare; crowning moves judged by playing.
         if game.tables.rules.bare.is_some() && self.may_be_bare(game) && self.bare_side(game).is_some() {
@@ -147,7 +157,7 @@ impl<B: CellSet> Position<B> {
             return scratch.len() as u64;
         }
         let mut legality = Legality::new();
-        let l = self.legality(game, &mut legality, kept).then_some(&legality);
+        let l = self.legality(game, &mut legality, kept, facing).then_some(&legality);
         if game.passing.is_some() && l.is_some_and(|l| l.facing) {
             // Every move must end the facing: each is played (`is_legal`).
             self.legal_moves(game, scratch);

@@ -513,11 +513,12 @@ impl<B: CellSet> Position<B> {
     /// What legality needs to know of the position, computed once per generation into `l` (a
     /// fresh [`Legality::new`]); `false` when the side to move has no royal piece (every
     /// pseudo-legal move is legal). The lines out of a lone royal piece are taken from `kept` (the
-    /// parent's and the move made there) where they hold ([`Position::royal_lines_kept`]).
+    /// parent's and the move made there) where they hold ([`Position::royal_lines_kept`]); whether
+    /// royal pieces face each other from `facing` when known.
     /// (Written in place and inlined: it is large, and on wide boards moving it cost a `memcpy`
     /// call per position.)
     #[inline(always)]
-    pub(crate) fn legality(&mut self, game: &Game<B>, l: &mut Legality<B>, kept: Option<(&RoyalLines<B>, Move)>) -> bool {
+    pub(crate) fn legality(&mut self, game: &Game<B>, l: &mut Legality<B>, kept: Option<(&RoyalLines<B>, Move)>, facing: Option<bool>) -> bool {
         let us = self.to_move;
         let royals = self.royals(game, us);
         if royals.is_empty() {
@@ -570,7 +571,7 @@ impl<B: CellSet> Position<B> {
             }
         }
         let suspect = pins_known.then(|| l.pins.pinned.or(suspect_royals));
-        let facing = game.passing.as_ref().is_some_and(|p| p.any_facing) && self.royals_face(game);
+        let facing = game.passing.as_ref().is_some_and(|p| p.any_facing) && facing.unwrap_or_else(|| self.royals_face(game));
         // (When every move is played, there is nothing to watch.)
         let mut watched = B::default();
         if (game.hopping || game.winding) && pins_known {
@@ -728,7 +729,7 @@ impl<B: CellSet> Position<B> {
         // piece is royal.
         self.pseudo_moves(game, out);
         let mut legality = Legality::new();
-        let l = self.legality(game, &mut legality, None).then_some(&legality);
+        let l = self.legality(game, &mut legality, None, None).then_some(&legality);
         if let Some(l) = l {
             if l.facing {
                 self.keep_facing_enders(game, out, start);

@@ -68,6 +68,29 @@ impl<B: CellSet> Position<B> {
         self.facing_cells::<false>(game).is_some()
     }
 
+    /// The cells a move must leave or land on to change whether royal pieces face each other
+    /// ([`Position::royals_face`]): the royal pieces' cells, and on each facing line with an
+    /// enemy royal piece on it, the cells up to the first piece and that piece's. `None` where
+    /// this is not worked out: games without a facing rule, with more than two sides (sides go
+    /// out) or with stacks (a move off a stack leaves a piece on its cell).
+    pub(crate) fn facing_read(&self, game: &Game<B>) -> Option<B> {
+        let p = game.passing.as_ref().filter(|p| p.any_facing && game.sides == 2 && !game.stacks)?;
+        let mut read = self.royal_tops[0].or(self.royal_tops[1]);
+        for r in self.royals(game, 0).iter() {
+            for line in &p.facing[r] {
+                if !line.set.intersects(self.royal_tops[1]) {
+                    continue;
+                }
+                let Some((c, _)) = game.first_occupied(line.runs, self.occupied) else { continue };
+                read.insert(c);
+                for &x in line.cells.iter().take_while(|&&x| x as usize != c) {
+                    read.insert(x as usize);
+                }
+            }
+        }
+        Some(read)
+    }
+
     /// With royal pieces facing each other, the cells a move must leave or land on to end the
     /// facing (with `CELLS`; else none): each facing pair's cells and the empty cells between
     /// them. `None` when no royal pieces face each other.

@@ -12,7 +12,7 @@
 
 use crate::bits::CellSet;
 use crate::game::Game;
-use crate::position::{Move, Position};
+use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// The deepest perft (and search) the engine accepts from a user: far beyond what can finish, and
@@ -86,8 +86,22 @@ impl<'t> Perft<'t> {
                 // loops: one loop matching `kept` per move cost orthodox and the soccer ball 0.5%.)
                 // Whether royal pieces face each other here, which every move made asks.
                 let faced = Some(pos.royals_face(game));
-                match pos.royal_lines_for_children(game, pos.side_after(game, pos.to_move).0) {
-                    Some(kept) => {
+                let kept = pos.royal_lines_for_children(game, pos.side_after(game, pos.to_move).0);
+                // In a game with a facing rule, whether royal pieces face each other after a
+                // move is the parent's answer when the move touched none of the cells it read.
+                let facing_read = pos.facing_read(game);
+                match (facing_read, kept) {
+                    (Some(read), kept) => {
+                        for &mv in &moves {
+                            let plain = matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget) && mv.promotion == NO_PROMOTION;
+                            let facing = faced.filter(|_| plain && !read.has(mv.from as usize) && !read.has(mv.to as usize));
+                            let undo = pos.make_unsettled(game, mv, faced);
+                            let lines = kept.as_ref().filter(|k| k.applies_after(mv)).map(|k| (k, mv));
+                            n += pos.count_legal_settling_facing(game, scratch, lines, facing);
+                            pos.unmake(game, &undo);
+                        }
+                    }
+                    (None, Some(kept)) => {
                         for &mv in &moves {
                             let undo = pos.make_unsettled(game, mv, faced);
                             n += if kept.applies_after(mv) {
@@ -98,7 +112,7 @@ impl<'t> Perft<'t> {
                             pos.unmake(game, &undo);
                         }
                     }
-                    None => {
+                    (None, None) => {
                         for &mv in &moves {
                             let undo = pos.make_unsettled(game, mv, faced);
                             n += pos.count_legal_settling(game, scratch);
