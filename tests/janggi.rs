@@ -32,9 +32,8 @@ fn janggi_positions_match_reference() {
     agree("3k5/9/9/9/9/9/9/9/r3K4/9 w - - 0 1", &[], 3);
     agree("1n1kaabn1/cr2N4/5C1c1/p1pNp3p/9/9/P1PbP1P1P/3r1p3/4A4/R1BA1KB1R b - - 0 1", &[], 2);
     agree("4k4/4a4/9/9/9/9/9/9/4A4/3K5 w - - 0 1", &["pass"], 3);
-    // Facing generals parted by a chariot that gives check (Ra2-e2): black may not pass in the
-    // check, as the generals no longer face each other (perft's last ply takes the parent's
-    // facing only after a move that touched none of the cells between them).
+    // Facing generals parted by a chariot that gives check (Ra2-e2): black may not pass in that
+    // check, as the generals no longer face each other.
     agree("4k4/9/9/9/9/9/9/9/R8/4K4 w - - 0 1", &[], 3);
 }
 

@@ -72,7 +72,9 @@ impl<B: CellSet> Position<B> {
     /// ([`Position::royals_face`]): the royal pieces' cells, and on each facing line with an
     /// enemy royal piece on it, the cells up to the first piece and that piece's. `None` where
     /// this is not worked out: games without a facing rule, with more than two sides (sides go
-    /// out) or with stacks (a move off a stack leaves a piece on its cell).
+    /// out) or with stacks (a move off a stack leaves a piece on its cell). (The cells between
+    /// facing royal pieces change the answer only while they face, when a count plays every
+    /// move anyway; they are named all the same, so that the answer taken is always exact.)
     pub(crate) fn facing_read(&self, game: &Game<B>) -> Option<B> {
         let p = game.passing.as_ref().filter(|p| p.any_facing && game.sides == 2 && !game.stacks)?;
         let mut read = self.royal_tops[0].or(self.royal_tops[1]);
