@@ -68,29 +68,41 @@ impl<B: CellSet> Position<B> {
         self.facing_cells::<false>(game).is_some()
     }
 
-    /// The cells a move must leave or land on to change whether royal pieces face each other
-    /// ([`Position::royals_face`]): the royal pieces' cells, and on each facing line with an
-    /// enemy royal piece on it, the cells up to the first piece and that piece's. `None` where
-    /// this is not worked out: games without a facing rule, with more than two sides (sides go
-    /// out) or with stacks (a move off a stack leaves a piece on its cell). (The cells between
-    /// facing royal pieces change the answer only while they face, when a count plays every
-    /// move anyway; they are named all the same, so that the answer taken is always exact.)
-    pub(crate) fn facing_read(&self, game: &Game<B>) -> Option<B> {
+    /// Whether royal pieces face each other ([`Position::royals_face`]), and the cells a move
+    /// must leave or land on to change that: the royal pieces' cells, and on each facing line
+    /// with an enemy royal piece on it, the cells up to the first piece and that piece's (the
+    /// walk `royals_face` makes, with the cells it read). `None` where this is not worked out:
+    /// games without a facing rule, with more than two sides (sides go out) or with stacks (a
+    /// move off a stack leaves a piece on its cell). (The cells between facing royal pieces
+    /// change the answer only while they face, when a count plays every move anyway; they are
+    /// named all the same, so that the answer taken is always exact.)
+    pub(crate) fn facing_read(&self, game: &Game<B>) -> Option<(bool, B)> {
         let p = game.passing.as_ref().filter(|p| p.any_facing && game.sides == 2 && !game.stacks)?;
         let mut read = self.royal_tops[0].or(self.royal_tops[1]);
+        let mut faced = false;
         for r in self.royals(game, 0).iter() {
             for line in &p.facing[r] {
                 if !line.set.intersects(self.royal_tops[1]) {
                     continue;
                 }
                 let Some((c, _)) = game.first_occupied(line.runs, self.occupied) else { continue };
+                faced |= !self.is_out(0) && self.faces(game, 0, c);
                 read.insert(c);
                 for &x in line.cells.iter().take_while(|&&x| x as usize != c) {
                     read.insert(x as usize);
                 }
             }
         }
-        Some(read)
+        Some((faced, read))
+    }
+
+    /// Whether the piece on `c`, the first on a facing line of one of `side`'s royal pieces, is
+    /// a royal piece of another team still in the game (the two face each other).
+    #[inline]
+    fn faces(&self, game: &Game<B>, side: usize, c: usize) -> bool {
+        let code = self.board[c] as usize;
+        let other = game.side_of[code - 1] as usize;
+        game.team[other] != game.team[side] && !self.is_out(other) && game.royal[code - 1]
     }
 
     /// With royal pieces facing each other, the cells a move must leave or land on to end the
@@ -119,9 +131,7 @@ impl<B: CellSet> Position<B> {
                         continue;
                     }
                     let Some((c, _)) = game.first_occupied(line.runs, self.occupied) else { continue };
-                    let code = self.board[c] as usize;
-                    let other = game.side_of[code - 1] as usize;
-                    if game.team[other] != game.team[side] && !self.is_out(other) && game.royal[code - 1] {
+                    if self.faces(game, side, c) {
                         if !CELLS {
                             return Some(B::default());
                         }

@@ -84,13 +84,13 @@ impl<'t> Perft<'t> {
                 // The lines out of the next side's royal piece, walked once for the children
                 // and again in a child only where its move touched them (`crate::pins`). (Two
                 // loops: one loop matching `kept` per move cost orthodox and the soccer ball 0.5%.)
-                // Whether royal pieces face each other here, which every move made asks.
-                let faced = Some(pos.royals_face(game));
                 let kept = pos.royal_lines_for_children(game, pos.side_after(game, pos.to_move).0);
-                // In a game with a facing rule, whether royal pieces face each other after a
-                // move is the parent's answer when the move touched none of the cells it read.
+                // Whether royal pieces face each other here, which every move made asks; in a
+                // game with a facing rule, also the cells that answer it: after a move that
+                // touched none of them the answer is the same.
                 let facing_read = pos.facing_read(game);
-                match (facing_read, kept) {
+                let faced = Some(facing_read.map_or_else(|| pos.royals_face(game), |(faced, _)| faced));
+                match (facing_read.map(|(_, read)| read), kept) {
                     (Some(read), kept) => {
                         for &mv in &moves {
                             let plain = matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget) && mv.promotion == NO_PROMOTION;
