@@ -172,6 +172,15 @@ impl<B: CellSet> Position<B> {
         game.opponents[side].iter().any(|&s| !self.is_out(s) && self.attacked_by(game, target, s))
     }
 
+    /// Whether an opponent of `side` still in the game could capture on `target` by a hop
+    /// ([`Position::hopped_by`]).
+    pub fn hopped_by_enemy(&self, game: &Game<B>, target: usize, side: usize) -> bool {
+        if game.sides == 2 {
+            return self.hopped_by(game, target, 1 - side);
+        }
+        game.opponents[side].iter().any(|&s| !self.is_out(s) && self.hopped_by(game, target, s))
+    }
+
     /// As [`Position::attacked_by_enemy`], leaving out attacks along lines.
     pub fn attacked_directly_by_enemy(&self, game: &Game<B>, target: usize, side: usize) -> bool {
         if game.sides == 2 {
@@ -230,6 +239,13 @@ impl<B: CellSet> Position<B> {
             }
             return hit;
         }
+        self.attacked_by_leaps_among(game, targets, side)
+    }
+
+    /// [`Position::attacked_directly_among`] leaving out winding and hopping attacks: the
+    /// attacks that do not depend on the board (`Game::direct_from`).
+    #[inline(always)]
+    pub fn attacked_by_leaps_among(&self, game: &Game<B>, targets: B, side: usize) -> B {
         let mut near = B::default();
         for &s in &game.opponents[side] {
             if self.is_out(s) {
