@@ -140,12 +140,42 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
         m.ep_only = specials.len() as u32;
         specials.extend(ep_only);
         m.slides.1 = runs.len() as u32;
-        m.plain_slides = runs[m.slides.0 as usize..].iter().all(|r| r.quiet && r.capture && !r.returns);
-        m.whole_runs = m.plain_slides && runs.iter().enumerate().skip(m.slides.0 as usize).all(|(i, r)| r.next as usize == i + 1);
+        classify_slides(&mut m, &runs);
         m.specials.1 = specials.len() as u32;
         piece_moves.push(m);
     }
     (piece_moves, runs, specials)
+}
+
+/// Sets `m.plain_slides` and `m.whole_runs` from its runs in `runs`.
+fn classify_slides<B: CellSet>(m: &mut PieceMoves<B>, runs: &[SlideRun]) {
+    let range = m.slides.0 as usize..m.slides.1 as usize;
+    m.plain_slides = runs[range.clone()].iter().all(|r| r.quiet && r.capture && !r.returns);
+    m.whole_runs = m.plain_slides && runs[range.clone()].iter().zip(range).all(|(r, i)| r.next as usize == i + 1);
+}
+
+/// Drops the runs left with no cell once transit cells are masked out (a pole alone on a
+/// slide): they never block, and every slide across a pole would walk one more run for
+/// nothing. The runs' `next` and the pieces' ranges are renumbered; a run that returns to the
+/// start stays (it makes a stationary move).
+fn drop_empty_runs<B: CellSet>(piece_moves: &mut [PieceMoves<B>], runs: &mut Vec<SlideRun>) {
+    let keep = |r: &SlideRun| r.run.mask != 0 || r.returns;
+    if runs.iter().all(keep) {
+        return;
+    }
+    // The new index of each run (and of the end), counting the runs kept before it.
+    let mut renumbered = Vec::with_capacity(runs.len() + 1);
+    let mut n = 0u32;
+    for r in runs.iter() {
+        renumbered.push(n);
+        n += keep(r) as u32;
+    }
+    renumbered.push(n);
+    *runs = runs.iter().filter(|r| keep(r)).map(|r| SlideRun { next: renumbered[r.next as usize], ..*r }).collect();
+    for m in piece_moves {
+        m.slides = (renumbered[m.slides.0 as usize], renumbered[m.slides.1 as usize]);
+        classify_slides(m, runs);
+    }
 }
 
 pub(crate) fn splitmix(state: &mut u64) -> u64 {
@@ -195,6 +225,7 @@ impl<B: CellSet> Game<B> {
         for r in &mut slide_runs {
             r.run.mask &= !transit.word(r.run.word as usize);
         }
+        drop_empty_runs(&mut piece_moves, &mut slide_runs);
 
         let mut direct_index = vec![0u32];
         let mut direct = Vec::new();
