@@ -423,57 +423,37 @@ impl<B: CellSet> Position<B> {
     }
 
     /// The cells of `targets` the piece on `from` would stand unattacked on (see
-    /// [`Position::safe_destination`]), the piece lifted off the board for the lines (direct
-    /// attacks do not depend on the board: found for all targets at once; with hops and winding
-    /// each destination is judged with the piece put there).
+    /// [`Position::safe_destination`]), the piece lifted off the board for the lines: direct
+    /// attacks and lines are judged for all targets at once (they do not depend on the piece
+    /// that stands on the target). A hop may depend on the kind it takes, so with hops each
+    /// target left is judged for hops with the piece put there; a winding flood may pass the
+    /// piece's own cell, so with winding rules each target is judged whole with the piece moved
+    /// there, and so is a lone target with hops (Xiangqi's general mostly has one, and the sets
+    /// cost it 2.6 instructions a leaf; Janggi's several save 12).
     #[inline(never)]
     pub(crate) fn safe_destinations(&mut self, game: &Game<B>, from: usize, targets: B, us: usize) -> B {
         if targets.is_empty() {
             return targets;
         }
-        if game.hopping && !game.winding {
-            return self.safe_from_hops(game, from, targets, us);
-        }
-        if game.winding {
-            // A winding flood may pass the piece's own cell: each destination judged with the
-            // piece moved there.
+        if game.winding || (game.hopping && targets.count() == 1) {
             return self.safe_one_by_one(game, from, targets, us);
         }
-        let safe = targets.and_not(self.attacked_directly_among(game, targets, us));
+        let mut safe = targets.and_not(self.attacked_by_leaps_among(game, targets, us));
         let occupied = self.occupied.and_not(B::single(from));
-        if safe.count() > 1 {
+        safe = safe.and_not(if safe.count() > 1 {
             // Several destinations: each enemy rider followed once, rather than every
             // destination's lines. (Measured against doing so only with at least two
             // destinations per rider, or one per one, two or three riders: Knightmate -2.5
             // instructions a leaf, Makruk -2.4, Shogi -1.2; Grand Chess +1.5, whose nine riders
             // reach far.)
-            return safe.and_not(self.attacked_along_lines_among(game, safe, us, occupied));
-        }
-        safe.and_not(self.attacked_along_lines_one_by_one(game, safe, us, occupied))
-    }
-
-    /// [`Position::safe_destinations`] in a game with hops (and no winding rule), for several
-    /// destinations: the leaps and lines are judged for all at once, as without hops (they do
-    /// not depend on the piece that stands on the destination); a hop may depend on the kind it
-    /// takes, so each destination left is judged for hops with the piece put there. (One
-    /// destination is judged whole: Xiangqi's general mostly has one, and the sets cost it 2.6
-    /// instructions a leaf; Janggi's several save 12.)
-    #[inline(never)]
-    fn safe_from_hops(&mut self, game: &Game<B>, from: usize, targets: B, us: usize) -> B {
-        if targets.count() == 1 {
-            return self.safe_one_by_one(game, from, targets, us);
-        }
-        let occupied = self.occupied.and_not(B::single(from));
-        let mut safe = targets.and_not(self.attacked_by_leaps_among(game, targets, us));
-        if safe.is_empty() {
-            return safe;
-        }
-        safe = safe.and_not(if safe.count() > 1 {
             self.attacked_along_lines_among(game, safe, us, occupied)
         } else {
             self.attacked_along_lines_one_by_one(game, safe, us, occupied)
         });
-        safe.and_not(self.hopped_among(game, from, safe, us))
+        if game.hopping {
+            safe = safe.and_not(self.hopped_among(game, from, safe, us));
+        }
+        safe
     }
 
     /// The cells of `targets` the piece on `from` would stand unattacked on, each judged with
