@@ -308,6 +308,16 @@ impl<B: CellSet> Position<B> {
     #[inline(never)]
     fn capturable_by_teams(&self, game: &Game<B>) -> B {
         let us = self.to_move;
+        if self.out == 0 && !game.stacks {
+            // (Most positions.) The board less the pieces of `us`'s team and every royal piece
+            // (those of `us`'s team are among its pieces).
+            let friends = game.team_sides[game.team[us]];
+            let mut not = B::default();
+            for (s, (&pieces, &royal)) in self.by_side.iter().zip(&self.royal_tops).enumerate() {
+                not = not.or(if friends >> s & 1 != 0 { pieces } else { royal });
+            }
+            return self.occupied.and_not(not);
+        }
         let mut set = B::default();
         for s in 0..game.sides {
             if self.is_out(s) {
