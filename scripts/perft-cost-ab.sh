@@ -1,8 +1,9 @@
 #!/bin/sh
 # Instructions per perft leaf of every board under two builds of the runtime's perft example,
 # side by side: for trying a change to the move generator (docs/performance.md). Each board is
-# counted at the depth scripts/perft-cost.sh uses (the deepest up to 5 under LEAVES leaves,
-# default 3 000 000); a leaf costs (instructions at depth N - at depth 0) / leaves, as there. The
+# counted at the deepest depth up to 5 under LEAVES leaves (default 3 000 000, a ply shallower
+# than scripts/perft-cost.sh and the benchmark on most 8x8 boards, for speed; LEAVES=12000000
+# measures at theirs); a leaf costs (instructions at depth N - at depth 0) / leaves, as there. The
 # runtime example loads tables directly, so the whole comparison takes about a minute and a half
 # on two cores (two boards at a time).
 #

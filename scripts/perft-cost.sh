@@ -3,7 +3,10 @@
 # (docs/performance.md). Counts instructions with valgrind's callgrind, which gives the same
 # figure whatever else the machine runs; a leaf costs (instructions at depth N - at depth 0) /
 # leaves. Each board is counted at the deepest depth up to 5 whose perft stays under LEAVES
-# leaves (default 3 000 000).
+# leaves (default 12 000 000, the budget of `cargo bench --bench perft`, so that both measure
+# the same depths; before 2026-12-01 the default was 3 000 000, which put most 8x8 boards a ply
+# shallower than the benchmark). Costs are given to a tenth of an instruction, and the ratios
+# rounded to a hundredth.
 #
 # The last two columns divide the same instructions by the positions whose moves the count
 # generated (every position above the last ply, whose moves are counted by set and not made)
@@ -14,7 +17,7 @@
 set -eu
 orbis=${1:-${CARGO_TARGET_DIR:-target}/release/orbis}
 [ $# -gt 0 ] && shift
-leaves_max=${LEAVES:-3000000}
+leaves_max=${LEAVES:-12000000}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 if [ $# -eq 0 ]; then
@@ -37,11 +40,11 @@ per_leaf() { # tables depth -> leaves, instructions per leaf, instructions per g
         p=$((p + $(nodes "$1" $i)))
         i=$((i + 1))
     done
-    echo "$n $(( (a - b) / n )) $(( (a - b) / p ))"
+    echo "$n $a $b $p" | awk '{ printf "%d %.1f %.1f", $1, ($2 - $3) / $1, ($2 - $3) / $4 }'
 }
 
 "$orbis" compile examples/orthodox.orbis -o "$work/orthodox.orbt" >/dev/null
-printf '%-52s %5s %10s %8s %6s %9s %6s\n' variant depth leaves instr/leaf cost instr/pos cost
+printf '%-52s %5s %10s %10s %7s %9s %7s\n' variant depth leaves instr/leaf cost instr/pos cost
 for f in "$@"; do
     t="$work/$(echo "$f" | tr / _).orbt"
     "$orbis" compile "$f" -o "$t" >/dev/null
@@ -59,6 +62,6 @@ for f in "$@"; do
         ortho=$2 portho=$3
         eval "ortho_$d=$ortho portho_$d=$portho"
     fi
-    printf '%-52s %5s %10s %8s %5s.%02dx %9s %3s.%02dx\n' "$f" $d "$leaves" "$cost" $((cost / ortho)) $(( (cost * 100 / ortho) % 100 )) \
-        "$pcost" $((pcost / portho)) $(( (pcost * 100 / portho) % 100 ))
+    printf '%-52s %5s %10s %10s %6sx %9s %6sx\n' "$f" $d "$leaves" "$cost" "$(echo "$cost $ortho" | awk '{ printf "%.2f", $1 / $2 }')" \
+        "$pcost" "$(echo "$pcost $portho" | awk '{ printf "%.2f", $1 / $2 }')"
 done
