@@ -307,26 +307,15 @@ impl<B: CellSet> Position<B> {
     /// [`Position::capturable`] in games of more than two sides.
     #[inline(never)]
     fn capturable_by_teams(&self, game: &Game<B>) -> B {
-        let us = self.to_move;
-        if self.out == 0 && !game.stacks {
-            // (Most positions.) The board less the pieces of `us`'s team and every royal piece
-            // (those of `us`'s team are among its pieces).
-            let friends = game.team_sides[game.team[us]];
-            let mut not = B::default();
-            for (s, (&pieces, &royal)) in self.by_side.iter().zip(&self.royal_tops).enumerate() {
-                not = not.or(if friends >> s & 1 != 0 { pieces } else { royal });
-            }
-            return self.occupied.and_not(not);
+        // The board less what may not be taken, in one pass: the pieces of `us`'s team and the
+        // other teams' royal pieces, of the sides still in the game (a side that is out loses
+        // every piece it leaves on the board).
+        let friends = game.team_sides[game.team[self.to_move]];
+        let mut kept = B::default();
+        for s in (0..game.sides).filter(|&s| !self.is_out(s)) {
+            kept = kept.or(if friends >> s & 1 != 0 { self.by_side[s] } else { self.royals(game, s) });
         }
-        let mut set = B::default();
-        for s in 0..game.sides {
-            if self.is_out(s) {
-                set = set.or(self.by_side[s]);
-            } else if game.team[s] != game.team[us] {
-                set = set.or(self.by_side[s].and_not(self.royals(game, s)));
-            }
-        }
-        set
+        self.occupied.and_not(kept)
     }
 
     /// Puts `side` out of the game: under `eliminated remove` its pieces leave the board (kept in
