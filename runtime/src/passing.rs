@@ -78,7 +78,7 @@ impl<B: CellSet> Position<B> {
     /// named all the same, so that the answer taken is always exact.)
     pub(crate) fn facing_read(&self, game: &Game<B>) -> Option<(bool, B)> {
         let p = game.passing.as_ref().filter(|p| p.any_facing && game.sides == 2 && !game.stacks)?;
-        let mut read = self.royal_tops[0].or(self.royal_tops[1]);
+        let mut read = self.all_royal_tops;
         let mut faced = false;
         for r in self.royals(game, 0).iter() {
             for line in &p.facing[r] {

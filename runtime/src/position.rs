@@ -84,6 +84,9 @@ pub struct Position<B> {
     pub line_pieces: Vec<B>,
     /// Per side: its royal pieces on top (kept with `by_ck`, for [`Position::royals`]).
     pub royal_tops: Vec<B>,
+    /// Every side's royal pieces on top, at once (kept with `royal_tops`: what a side may not
+    /// capture, with more than two sides).
+    pub all_royal_tops: B,
     pub occupied: B,
     /// Cells whose piece has not moved since the start (castling rights, `initial` rules).
     pub virgin: B,
@@ -160,6 +163,7 @@ impl<B: CellSet> Position<B> {
             by_side: vec![B::default(); game.sides],
             line_pieces: vec![B::default(); game.sides],
             royal_tops: vec![B::default(); game.sides],
+            all_royal_tops: B::default(),
             occupied: B::default(),
             virgin: B::default(),
             ep_cells: B::default(),
@@ -307,13 +311,23 @@ impl<B: CellSet> Position<B> {
     /// [`Position::capturable`] in games of more than two sides.
     #[inline(never)]
     fn capturable_by_teams(&self, game: &Game<B>) -> B {
-        // The board less what may not be taken, in one pass: the pieces of `us`'s team and the
-        // other teams' royal pieces, of the sides still in the game (a side that is out loses
-        // every piece it leaves on the board).
-        let friends = game.team_sides[game.team[self.to_move]];
-        let mut kept = B::default();
-        for s in (0..game.sides).filter(|&s| !self.is_out(s)) {
-            kept = kept.or(if friends >> s & 1 != 0 { self.by_side[s] } else { self.royals(game, s) });
+        // The board less what may not be taken: every royal piece (on top or, with stacks,
+        // hidden) and the pieces of `us`'s team, less the pieces of the sides that are out (a
+        // side that is out loses every piece it leaves on the board).
+        debug_assert_eq!(self.all_royal_tops, self.royal_tops.iter().fold(B::default(), |all, &r| all.or(r)));
+        let mut kept = self.all_royal_tops;
+        if game.stacks {
+            kept = kept.or(self.hidden_royal);
+        }
+        let mut friends = game.team_sides[game.team[self.to_move]];
+        while friends != 0 {
+            kept = kept.or(self.by_side[friends.trailing_zeros() as usize]);
+            friends &= friends - 1;
+        }
+        let mut out = self.out;
+        while out != 0 {
+            kept = kept.and_not(self.by_side[out.trailing_zeros() as usize]);
+            out &= out - 1;
         }
         self.occupied.and_not(kept)
     }
@@ -401,6 +415,7 @@ impl<B: CellSet> Position<B> {
         }
         if game.royal_ck_mask >> (ck & 63) & 1 != 0 {
             self.royal_tops[side].insert(cell);
+            self.all_royal_tops.insert(cell);
         }
         self.occupied.insert(cell);
     }
@@ -425,9 +440,10 @@ impl<B: CellSet> Position<B> {
             lines.insert(to);
         }
         if game.royal_ck_mask >> (ck & 63) & 1 != 0 {
-            let royals = &mut self.royal_tops[side];
-            royals.remove(from);
-            royals.insert(to);
+            for royals in [&mut self.royal_tops[side], &mut self.all_royal_tops] {
+                royals.remove(from);
+                royals.insert(to);
+            }
         }
         self.occupied.remove(from);
         self.occupied.insert(to);
@@ -450,6 +466,7 @@ impl<B: CellSet> Position<B> {
         }
         if game.royal_ck_mask >> (ck & 63) & 1 != 0 {
             self.royal_tops[side].remove(cell);
+            self.all_royal_tops.remove(cell);
         }
         self.occupied.remove(cell);
         code
