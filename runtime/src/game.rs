@@ -311,7 +311,8 @@ pub struct Game<B> {
     /// Every cell of `castle_cells`: castling rights change only when one of these is moved
     /// from or taken.
     pub castle_cell_set: B,
-    /// Per cell: which colored kinds could capture en passant onto it, from where.
+    /// Per `cell * sides + side`: which colored kinds of the side could capture en passant onto
+    /// the cell, from where.
     pub ep_capturers: Vec<Vec<(u8, B)>>,
     /// Per side: its team (teams numbered in the order they first appear).
     pub team: Vec<usize>,

@@ -447,14 +447,14 @@ impl<B: CellSet> Game<B> {
             .collect();
         // Who could take en passant on each cell: an en passant only belongs to the position when
         // someone can take it.
-        let mut ep_capturers: Vec<Vec<(u8, B)>> = vec![Vec::new(); cells];
+        let mut ep_capturers: Vec<Vec<(u8, B)>> = vec![Vec::new(); cells * sides];
         for ck in 0..sides * kinds {
             for origin in 0..cells {
                 let i = ck * cells + origin;
                 for r in tables.rays_at(i) {
                     if r.flags & crate::tables::ray::EP_CAPTURE != 0 {
                         let target = tables.pool[r.cells.0 as usize] as usize;
-                        let list = &mut ep_capturers[target];
+                        let list = &mut ep_capturers[target * sides + ck / kinds];
                         match list.iter_mut().find(|(k, _)| *k as usize == ck) {
                             Some((_, set)) => set.insert(origin),
                             None => list.push((ck as u8, B::single(origin))),

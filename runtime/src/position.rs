@@ -511,10 +511,8 @@ impl<B: CellSet> Position<B> {
     pub(crate) fn ep_capturing(&self, game: &Game<B>) -> B {
         let mut able = B::default();
         for c in self.ep_cells.iter() {
-            for &(ck, from) in &game.ep_capturers[c] {
-                if game.side_of[ck as usize & 63] as usize == self.to_move {
-                    able = able.or(from.and(self.by_ck[ck as usize]));
-                }
+            for &(ck, from) in &game.ep_capturers[c * game.sides + self.to_move] {
+                able = able.or(from.and(self.by_ck[ck as usize]));
             }
         }
         able
