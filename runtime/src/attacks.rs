@@ -212,9 +212,14 @@ impl<B: CellSet> Position<B> {
     }
 
     /// Whether an opponent of `side` still in the game has a piece where a piece of its could
-    /// attack `target` directly (`Game::direct_reach`).
+    /// attack `target` directly (`Game::direct_reach`). Most positions have no piece of another
+    /// side where any side's could (`Game::direct_reach_any`): answered with one test, before
+    /// the sides one by one.
     #[inline(never)]
     fn any_opponent_near(&self, game: &Game<B>, target: usize, side: usize) -> bool {
+        if !self.occupied.and_not(self.by_side[side]).intersects(game.direct_reach_any[target]) {
+            return false;
+        }
         let mut near = B::default();
         for &s in &game.opponents[side] {
             if !self.is_out(s) {

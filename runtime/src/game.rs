@@ -248,6 +248,9 @@ pub struct Game<B> {
     /// Per `(target * sides + attacking side)`: every cell of its direct attackers, to skip them
     /// all with one test when the side has no piece there.
     pub direct_reach: Vec<B>,
+    /// With more than two sides, per target: `direct_reach` of every side at once (empty with
+    /// two sides, which test the one opponent's).
+    pub direct_reach_any: Vec<B>,
     /// Per `ck * cells + cell`: the targets a piece of colored kind `ck` on `cell` attacks
     /// directly (`direct` inverted), so that the direct attacks on several targets are found from
     /// the few pieces near them.

@@ -343,10 +343,11 @@ impl<B: CellSet> Game<B> {
                 p.from.has(i % cells) || tables.rays_at(i).iter().any(|r| set_of(r.cells).intersects(p.zone))
             });
         }
-        let direct_reach = direct_index
+        let direct_reach: Vec<B> = direct_index
             .windows(2)
             .map(|w| direct[w[0] as usize..w[1] as usize].iter().fold(B::default(), |r: B, &(_, set): &(u8, B)| r.or(set)))
             .collect();
+        let direct_reach_any = if sides > 2 { direct_reach.chunks(sides).map(|r| r.iter().fold(B::default(), |a, &b| a.or(b))).collect() } else { Vec::new() };
         let direct_by_piece = direct.len() > 3 * (direct_index.len() - 1);
         let mut direct_from = vec![B::default(); sides * kinds * cells];
         for (di, w) in direct_index.windows(2).enumerate() {
@@ -603,6 +604,7 @@ impl<B: CellSet> Game<B> {
             direct_index,
             direct,
             direct_reach,
+            direct_reach_any,
             direct_from,
             direct_by_piece,
             line_index,
