@@ -273,6 +273,10 @@ pub struct Game<B> {
     pub royal_ck_mask: u64,
     /// Per target: every cell of its lines, to skip them all with one test.
     pub line_reach: Vec<B>,
+    /// Per target `t` and cell `c`, at `t * cells + c`: bit `i` set when the `i`th of `t`'s lines
+    /// (`Game::lines_of`, the first 16) passes `c`. A move's two cells then name the lines out
+    /// of a royal piece it may have changed, with no walk over the others.
+    pub lines_through: Vec<u16>,
     /// Per colored kind: the cells from which its line attacks are its plain slides' reach
     /// (`line_attacks::lines_as_slides`).
     pub lines_as_slides: Vec<B>,

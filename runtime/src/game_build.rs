@@ -364,6 +364,15 @@ impl<B: CellSet> Game<B> {
         let line_reach = (0..cells)
             .map(|t| lines[line_index[t] as usize..line_index[t + 1] as usize].iter().fold(B::default(), |r: B, l: &Line<B>| r.or(l.set)))
             .collect();
+        // Bit `i` of `lines_through[t * cells + c]`: line `i` of `t` (the first 16) passes `c`.
+        let mut lines_through = vec![0u16; cells * cells];
+        for t in 0..cells {
+            for (i, l) in lines[line_index[t] as usize..line_index[t + 1] as usize].iter().enumerate().take(16) {
+                for c in l.set.iter() {
+                    lines_through[t * cells + c] |= 1 << i;
+                }
+            }
+        }
         let line_ck_mask = line_cks.iter().flatten().fold(0u64, |m, &ck| m | 1 << ck);
         let lines_as_slides = crate::line_attacks::lines_as_slides(&tables, &piece_moves, &slide_runs, &direct_from, line_ck_mask, transit);
         let resets_clock = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].resets_clock).collect();
@@ -614,6 +623,7 @@ impl<B: CellSet> Game<B> {
             royal_ck_mask: royal.iter().enumerate().fold(0u64, |m, (ck, &r)| m | (r as u64) << (ck & 63)),
             line_cks,
             line_reach,
+            lines_through,
             lines_as_slides,
             crowning_cks,
             promotion,

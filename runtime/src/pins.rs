@@ -5,10 +5,11 @@
 //! a line, then the one behind it. The positions perft counts at its last ply are siblings: the
 //! same side's royal piece on the same cell, after different moves of the side before. A walk
 //! reads only the cells it passes (up to the piece where it stops) and, for the lines it skips
-//! for want of an enemy line attacker, whether one arrives on them; a move that touches none of
-//! these cells leaves the walk's answer as it was. So the parent walks them once for all its
-//! children, noting those cells line by line, and each child takes the answer of every line its
-//! move missed, walking again only the lines it touched.
+//! for want of an enemy line attacker, whether one arrives on them out to their second piece; a
+//! move that touches none of these cells leaves the walk's answer as it was. So the parent walks
+//! them once for all its children, noting those cells line by line, and each child takes the
+//! answer of every line its move missed, walking again only the lines it touched (found from the
+//! move's two cells by `Game::lines_through`).
 
 use crate::bits::CellSet;
 use crate::game::{Game, Line};
@@ -61,19 +62,30 @@ const MAX_LINES: usize = 16;
 /// What the parent's walk found on one line out of the royal piece, and what it read there.
 #[derive(Clone, Copy, Default)]
 struct LineRead<B> {
-    /// Whether the line had an enemy line piece on it and was walked (else it was skipped, and
-    /// only a move onto it can change that).
-    walked: bool,
     /// The cells walked, up to the piece where the walk stopped: when it stopped at a pinner,
-    /// the cells the pinned piece may still move to.
+    /// the cells the pinned piece may still move to. A line with no enemy line piece on it is
+    /// not walked; then the cells out to its second piece, where one arriving would count.
     read: B,
-    /// Whether the first piece on it attacks the royal piece along it.
-    check: bool,
     /// The piece pinned along it, or `NO_PIN`.
     pinned: u16,
 }
 
 const NO_PIN: u16 = u16::MAX;
+
+/// The set bits of a word of lines, lowest first.
+struct Bits(u16);
+
+impl Iterator for Bits {
+    type Item = usize;
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        (self.0 != 0).then(|| {
+            let i = self.0.trailing_zeros() as usize;
+            self.0 &= self.0 - 1;
+            i
+        })
+    }
+}
 
 /// The answer of the walk along the lines out of `side`'s lone royal piece on `royal`, in a
 /// parent position, for its children where `side` is to move, reached by plain moves with no
@@ -85,11 +97,13 @@ pub(crate) struct RoyalLines<B> {
     out: u64,
     pins: Pins<B>,
     check: bool,
-    /// The answer may change with a move from one of these cells, or to one of `to`.
-    from: B,
-    to: B,
-    /// Line by line, when there are at most `MAX_LINES`.
+    /// The answer may change with a move from or to one of these cells.
+    read: B,
+    /// Line by line, when there are at most `MAX_LINES` (as many as `Game::lines_through`
+    /// names); and as bit sets by line, the lines that check and the lines that pin.
     lines: Option<[LineRead<B>; MAX_LINES]>,
+    check_lines: u16,
+    pin_lines: u16,
 }
 
 impl<B: CellSet> RoyalLines<B> {
@@ -155,13 +169,19 @@ impl<B: CellSet> Position<B> {
         let mut per_line = (lines.len() <= MAX_LINES).then(|| [LineRead::default(); MAX_LINES]);
         let mut pins = Pins::new();
         let mut check = false;
+        let (mut check_lines, mut pin_lines) = (0u16, 0u16);
         // (A move onto or off the royal piece's cell changes it.)
         let mut read = B::single(royal);
-        let mut arrive = B::default();
         for (i, line) in lines.iter().enumerate() {
             if !line.set.intersects(sliders) {
-                // A move onto a line skipped may bring an enemy line attacker there.
-                arrive = arrive.or(line.set);
+                // A move onto a line skipped may bring an enemy line attacker there; only out
+                // to its second piece, though (beyond it two pieces stand between), or by
+                // moving one of its first two pieces away.
+                let near = self.out_to_second_piece(game, line);
+                read = read.or(near);
+                if let Some(per_line) = &mut per_line {
+                    per_line[i] = LineRead { read: near, pinned: NO_PIN };
+                }
                 continue;
             }
             let mut line_read = B::default();
@@ -173,10 +193,12 @@ impl<B: CellSet> Position<B> {
             }
             if let Some(per_line) = &mut per_line {
                 let pinned = pin.map_or(NO_PIN, |(b, _)| b as u16);
-                per_line[i] = LineRead { walked: true, read: line_read, check: c, pinned };
+                per_line[i] = LineRead { read: line_read, pinned };
+                check_lines |= u16::from(c) << i;
+                pin_lines |= u16::from(pin.is_some()) << i;
             }
         }
-        Some(RoyalLines { side, royal, out: self.out, pins, check, from: read, to: read.or(arrive), lines: per_line })
+        Some(RoyalLines { side, royal, out: self.out, pins, check, read, lines: per_line, check_lines, pin_lines })
     }
 
     /// The pins and line check of [`Position::royal_lines`] for the lone royal piece on `k` of
@@ -189,33 +211,68 @@ impl<B: CellSet> Position<B> {
             return self.royal_lines(game, k, pins);
         };
         let (from, to) = (mv.from as usize, mv.to as usize);
-        if !r.from.has(from) && !r.to.has(to) {
+        if !r.read.has(from) && !r.read.has(to) {
             *pins = r.pins;
             return r.check;
         }
         let Some(per_line) = r.lines.as_ref().filter(|_| from != k && to != k) else {
             return self.royal_lines(game, k, pins);
         };
+        // The lines the move's cells are on, and of those the ones it touched where the walk
+        // read: walked again. Every other line keeps its answer.
+        let through = game.lines_through[k * game.cells + from] | game.lines_through[k * game.cells + to];
+        let mut touched = 0u16;
+        for i in Bits(through) {
+            if per_line[i].read.has(from) || per_line[i].read.has(to) {
+                touched |= 1 << i;
+            }
+        }
+        let mut check = r.check_lines & !touched != 0;
+        for i in Bits(r.pin_lines & !touched) {
+            pins.add(per_line[i].pinned as usize, per_line[i].read);
+        }
         let sliders = self.enemy_line_pieces(game, self.to_move);
-        let mut check = false;
-        for (line, kept) in game.lines_of(k).iter().zip(per_line) {
-            let touched = if kept.walked { kept.read.has(from) || kept.read.has(to) } else { line.set.has(to) };
-            if touched {
-                if line.set.intersects(sliders) {
-                    let (c, pin) = self.walk_line::<false>(game, line, self.to_move, sliders, &mut B::default());
-                    check |= c;
-                    if let Some((b, segment)) = pin {
-                        pins.add(b, segment);
-                    }
-                }
-            } else if kept.walked {
-                check |= kept.check;
-                if kept.pinned != NO_PIN {
-                    pins.add(kept.pinned as usize, kept.read);
+        let lines = game.lines_of(k);
+        for i in Bits(touched) {
+            let line = &lines[i];
+            if line.set.intersects(sliders) {
+                let (c, pin) = self.walk_line::<false>(game, line, self.to_move, sliders, &mut B::default());
+                check |= c;
+                if let Some((b, segment)) = pin {
+                    pins.add(b, segment);
                 }
             }
         }
         check
+    }
+
+    /// The cells of `line` out to its second piece, that piece included (all of them when it
+    /// has fewer): where an enemy line piece arriving could check or pin along it.
+    #[inline(always)]
+    fn out_to_second_piece(&self, game: &Game<B>, line: &Line<B>) -> B {
+        let mut near = B::default();
+        let mut first = None;
+        for run in &game.segments[line.segments.0 as usize..line.segments.1 as usize] {
+            let word = run.word as usize;
+            let mut hit = run.mask & self.occupied.word(word);
+            while hit != 0 {
+                let bit = if run.up { hit.trailing_zeros() } else { 63 - hit.leading_zeros() };
+                hit &= !(1u64 << bit);
+                let c = word * 64 + bit as usize;
+                match first {
+                    None => first = Some(c),
+                    // (A line round a globe may pass the first piece's cell again.)
+                    Some(b) if b != c => {
+                        let upto = if run.up { u64::MAX >> (63 - bit) } else { u64::MAX << bit };
+                        near.or_word(word, run.mask & upto);
+                        return near;
+                    }
+                    Some(_) => {}
+                }
+            }
+            near.or_word(word, run.mask);
+        }
+        near
     }
 
     /// Walks one line out of `us`'s royal piece: whether its first piece is an enemy line
