@@ -367,7 +367,7 @@ impl<B: CellSet> Game<B> {
         // Bit `i` of `lines_through[t * cells + c]`: line `i` of `t` (the first 16) passes `c`.
         let mut lines_through = vec![0u16; cells * cells];
         for t in 0..cells {
-            for (i, l) in lines[line_index[t] as usize..line_index[t + 1] as usize].iter().enumerate().take(16) {
+            for (i, l) in lines[line_index[t] as usize..line_index[t + 1] as usize].iter().enumerate().take(u16::BITS as usize) {
                 for c in l.set.iter() {
                     lines_through[t * cells + c] |= 1 << i;
                 }

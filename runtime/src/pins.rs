@@ -55,9 +55,10 @@ impl<B: CellSet> Pins<B> {
     }
 }
 
-/// Lines out of a royal piece followed one by one in a kept answer; a royal piece with more is
-/// walked whole in a child whose move touches a cell the parent's walk read.
-const MAX_LINES: usize = 16;
+/// Lines out of a royal piece followed one by one in a kept answer (as many as a
+/// `Game::lines_through` mask names); a royal piece with more is walked whole in a child whose
+/// move touches a cell the parent's walk read.
+const MAX_LINES: usize = u16::BITS as usize;
 
 /// What the parent's walk found on one line out of the royal piece, and what it read there.
 #[derive(Clone, Copy, Default)]
