@@ -251,27 +251,12 @@ impl<B: CellSet> Position<B> {
     /// has fewer): where an enemy line piece arriving could check or pin along it.
     #[inline(always)]
     fn out_to_second_piece(&self, game: &Game<B>, line: &Line<B>) -> B {
-        let mut near = B::default();
-        let mut first = None;
-        for run in &game.segments[line.segments.0 as usize..line.segments.1 as usize] {
-            let word = run.word as usize;
-            let mut hit = run.mask & self.occupied.word(word);
-            while hit != 0 {
-                let bit = if run.up { hit.trailing_zeros() } else { 63 - hit.leading_zeros() };
-                hit &= !(1u64 << bit);
-                let c = word * 64 + bit as usize;
-                match first {
-                    None => first = Some(c),
-                    // (A line round a globe may pass the first piece's cell again.)
-                    Some(b) if b != c => {
-                        let upto = if run.up { u64::MAX >> (63 - bit) } else { u64::MAX << bit };
-                        near.or_word(word, run.mask & upto);
-                        return near;
-                    }
-                    Some(_) => {}
-                }
-            }
-            near.or_word(word, run.mask);
+        // The cells passed with the first piece lifted, up to the next (a line round a globe
+        // may pass the first piece's cell again: it is empty then), and that piece.
+        let (_, first) = game.slide(line.segments, self.occupied);
+        let (mut near, second) = game.slide(line.segments, first.map_or(self.occupied, |b| self.occupied.and_not(B::single(b))));
+        if let Some(c) = second {
+            near.insert(c);
         }
         near
     }
