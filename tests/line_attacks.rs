@@ -3,7 +3,8 @@
 //! found a piece's lines to be its slides) are exactly those each target's lines find, direct
 //! attacks aside (a slide's first cell is one) and transit cells aside (never a destination),
 //! for every side, with the board as it is and with
-//! each royal piece lifted off it (as a royal move is judged).
+//! each royal piece lifted off it (as a royal move is judged). On boards of up to two words the
+//! attacks found from the pairs of cells (`Game::line_pairs`) are held to each line walked too.
 //!
 //! And: perft's last ply, which takes the lines out of a royal piece from the parent and walks
 //! again only those the move that led there touched (runtime/src/pins.rs), counts what a count
@@ -26,6 +27,9 @@ fn agree<B: CellSet>(game: &Game<B>, pos: &Position<B>, path: &str) {
                 let direct = pos.attacked_directly_by_enemy(game, t, side);
                 let walked = pos.attacked_along_lines_by_enemy(game, t, side, occupied);
                 assert_eq!(found.has(t) || direct, walked || direct, "{path}: cell {} attacked along lines by the enemies of side {side}, in {}", game.cell_name(t as u16), pos.to_general(game));
+                // The pairs (boards of up to two words) against each line walked.
+                let lined = game.opponents[side].iter().any(|&s| !pos.is_out(s) && pos.attacked_along_lines_walked(game, t, s, occupied));
+                assert_eq!(walked, lined, "{path}: cell {} attacked along lines by the enemies of side {side} (pairs against lines), in {}", game.cell_name(t as u16), pos.to_general(game));
             }
         }
     }

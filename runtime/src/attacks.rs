@@ -50,9 +50,39 @@ impl<B: CellSet> Position<B> {
     }
 
     /// As [`Position::attacked_along_lines`] with the cells `occupied` (a subset of the board's:
-    /// the pieces on the others are not looked at).
+    /// the pieces on the others are not looked at): from the side's line pieces in reach on
+    /// boards of up to two words ([`Game::BY_PAIRS`]), line by line on wider ones.
     #[inline(always)]
     fn attacked_along_lines_on(&self, game: &Game<B>, target: usize, side: usize, occupied: B) -> bool {
+        if Game::<B>::BY_PAIRS {
+            self.attacked_along_pairs(game, target, side, occupied)
+        } else {
+            self.attacked_along_lines_walked(game, target, side, occupied)
+        }
+    }
+
+    /// [`Position::attacked_along_lines_on`] from the pairs (`Game::line_pairs`): each line piece
+    /// of `side` on one of the target's lines attacks if its kind attacks from there along one
+    /// of them and the cells between are empty.
+    #[inline(always)]
+    fn attacked_along_pairs(&self, game: &Game<B>, target: usize, side: usize, occupied: B) -> bool {
+        let base = target * game.cells;
+        // (A piece lifted off `occupied` attacks from nowhere.)
+        for a in self.line_pieces[side].and(game.line_reach[target]).and(occupied).iter() {
+            let ck = self.board[a] as usize - 1;
+            let pairs = &game.line_pairs[game.line_pair_index[base + a] as usize..game.line_pair_index[base + a + 1] as usize];
+            if pairs.iter().any(|p| (p.kinds >> ck) & 1 != 0 && !p.between.intersects(occupied)) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// [`Position::attacked_along_lines_on`] line by line: the first occupied cell of each of
+    /// the target's lines, and the kinds that attack from it along the line. Public for the
+    /// tests, which hold the pairs to it on every board.
+    #[inline(always)]
+    pub fn attacked_along_lines_walked(&self, game: &Game<B>, target: usize, side: usize, occupied: B) -> bool {
         let sliders = self.line_pieces[side];
         if !sliders.intersects(game.line_reach[target]) {
             return false;

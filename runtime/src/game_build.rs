@@ -6,7 +6,7 @@
 //! types move generation reads and their queries on the hot path.
 
 use crate::bits::CellSet;
-use crate::game::{leaps, Castle, Game, Line, PieceMoves, Promotion, Ray, Segment, SlideRun, Special, WindRule, Zobrist};
+use crate::game::{leaps, Castle, Game, Line, LinePair, PieceMoves, Promotion, Ray, Segment, SlideRun, Special, WindRule, Zobrist};
 use crate::tables::{Attack, GameEnd, Tables, NO_CELL};
 
 impl Special {
@@ -29,6 +29,44 @@ pub(crate) fn segments_of(cells: &[u16], out: &mut Vec<Segment>) -> (u32, u32) {
 }
 
 /// As [`segments_of`], cutting also between the cells `i - 1` and `i` where `!same(i - 1, i)`.
+/// `Game::line_pair_index` and `Game::line_pairs`: for each target and each cell of its attack
+/// lines from which some kind attacks along the line, the cells between and those kinds (the
+/// same cells between twice, on lines that branch, merged).
+fn line_pairs<B: CellSet>(tables: &Tables, cells: usize) -> (Vec<u32>, Vec<LinePair<B>>) {
+    let mut index = Vec::with_capacity(cells * cells + 1);
+    let mut pairs = Vec::new();
+    let mut found: Vec<(u16, B, u64)> = Vec::new();
+    for t in 0..cells {
+        found.clear();
+        for a in &tables.attacks[tables.attack_index[t] as usize..tables.attack_index[t + 1] as usize] {
+            let Attack::Line { cells: c, masks } = *a else { continue };
+            let mut between = B::default();
+            for i in 0..(c.1 - c.0) {
+                let cell = tables.pool[(c.0 + i) as usize];
+                let kinds = tables.masks[(masks + i) as usize];
+                if kinds != 0 {
+                    match found.iter_mut().find(|f| f.0 == cell && f.1 == between) {
+                        Some(f) => f.2 |= kinds,
+                        None => found.push((cell, between, kinds)),
+                    }
+                }
+                between.insert(cell as usize);
+            }
+        }
+        found.sort_by_key(|f| f.0);
+        let mut k = 0;
+        for a in 0..cells {
+            index.push(pairs.len() as u32);
+            while k < found.len() && found[k].0 as usize == a {
+                pairs.push(LinePair { between: found[k].1, kinds: found[k].2 });
+                k += 1;
+            }
+        }
+    }
+    index.push(pairs.len() as u32);
+    (index, pairs)
+}
+
 fn runs_of(cells: &[u16], same: impl Fn(usize, usize) -> bool, out: &mut Vec<Segment>) -> (u32, u32) {
     let start = out.len();
     let word = |c: u16| c / 64;
@@ -373,6 +411,7 @@ impl<B: CellSet> Game<B> {
                 }
             }
         }
+        let (line_pair_index, line_pairs) = if Game::<B>::BY_PAIRS { line_pairs(&tables, cells) } else { (Vec::new(), Vec::new()) };
         let line_ck_mask = line_cks.iter().flatten().fold(0u64, |m, &ck| m | 1 << ck);
         let lines_as_slides = crate::line_attacks::lines_as_slides(&tables, &piece_moves, &slide_runs, &direct_from, line_ck_mask, transit);
         let resets_clock = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].resets_clock).collect();
@@ -624,6 +663,8 @@ impl<B: CellSet> Game<B> {
             line_cks,
             line_reach,
             lines_through,
+            line_pair_index,
+            line_pairs,
             lines_as_slides,
             crowning_cks,
             promotion,

@@ -1,8 +1,9 @@
 //! Attacks along lines found from the attackers' side: where a piece's line attacks are exactly
 //! what its plain slides reach (riders on most boards), the cells it attacks are one slide reach
 //! ([`Position::attacked_along_lines_among`]), instead of each target's lines walked to their
-//! first occupied cell. A king with many destinations and few enemy riders (small, open
-//! boards) is then judged with a few runs per rider, and a royal rider's way that must pass no
+//! first occupied cell. A king with many destinations on a board wider than two words (where
+//! the pairs of `Game::line_pairs` are not kept) is then judged with a few runs per rider, and a
+//! royal rider's way that must pass no
 //! attacked cell (`royal_path.rs`) with every attacked cell found at once
 //! ([`Position::attack_map`]).
 //!

@@ -128,7 +128,8 @@ impl<B: CellSet> Position<B> {
     /// Walks once the lines out of the side to move's royal piece on `k`: adds to `pins` the
     /// pieces of the side pinned to it (the first piece on a line, when the next is an enemy
     /// line attacker along it), and answers whether the first piece on a line is an enemy line
-    /// attacker (the royal piece is in check along a line).
+    /// attacker (the royal piece is in check along a line). On boards of up to two words the
+    /// same is found from the enemy line pieces in reach ([`Position::royal_pairs`]).
     pub(crate) fn royal_lines(&self, game: &Game<B>, k: usize, pins: &mut Pins<B>) -> bool {
         let us = self.to_move;
         // Only lines with an enemy line attacker on them can pin or check.
@@ -136,12 +137,45 @@ impl<B: CellSet> Position<B> {
         if !sliders.intersects(game.line_reach[k]) {
             return false;
         }
+        if Game::<B>::BY_PAIRS {
+            return self.royal_pairs(game, k, us, sliders, pins);
+        }
         let mut check = false;
         for line in game.lines_of(k) {
             if line.set.intersects(sliders) {
                 let (c, pin) = self.walk_line::<false>(game, line, us, sliders, &mut B::default());
                 check |= c;
                 if let Some((b, segment)) = pin {
+                    pins.add(b, segment);
+                }
+            }
+        }
+        check
+    }
+
+    /// [`Position::royal_lines`] from the pairs (`Game::line_pairs`, boards of up to two
+    /// words): each enemy line piece on one of the royal piece's lines checks along it with no
+    /// piece between, and pins one of `us` that is the only piece between (to the cells
+    /// between and its own).
+    #[inline(always)]
+    fn royal_pairs(&self, game: &Game<B>, k: usize, us: usize, sliders: B, pins: &mut Pins<B>) -> bool {
+        let base = k * game.cells;
+        let mut check = false;
+        for a in sliders.and(game.line_reach[k]).iter() {
+            let ck = self.board[a] as usize - 1;
+            for p in &game.line_pairs[game.line_pair_index[base + a] as usize..game.line_pair_index[base + a + 1] as usize] {
+                if (p.kinds >> ck) & 1 == 0 {
+                    continue;
+                }
+                let mut between = p.between.and(self.occupied);
+                let Some(b) = between.pop() else {
+                    check = true;
+                    continue;
+                };
+                // (A stack's top piece never empties its cell by moving: no pin.)
+                if between.is_empty() && self.by_side[us].has(b) && !(game.stacks && self.stacked.has(b)) {
+                    let mut segment = p.between;
+                    segment.insert(a);
                     pins.add(b, segment);
                 }
             }
