@@ -28,7 +28,6 @@ pub(crate) fn segments_of(cells: &[u16], out: &mut Vec<Segment>) -> (u32, u32) {
     runs_of(cells, |_, _| true, out)
 }
 
-/// As [`segments_of`], cutting also between the cells `i - 1` and `i` where `!same(i - 1, i)`.
 /// `Game::line_pair_index` and `Game::line_pairs`: for each target and each cell of its attack
 /// lines from which some kind attacks along the line, the cells between and those kinds (the
 /// same cells between twice, on lines that branch, merged).
@@ -67,6 +66,7 @@ fn line_pairs<B: CellSet>(tables: &Tables, cells: usize) -> (Vec<u32>, Vec<LineP
     (index, pairs)
 }
 
+/// As [`segments_of`], cutting also between the cells `i - 1` and `i` where `!same(i - 1, i)`.
 fn runs_of(cells: &[u16], same: impl Fn(usize, usize) -> bool, out: &mut Vec<Segment>) -> (u32, u32) {
     let start = out.len();
     let word = |c: u16| c / 64;
