@@ -51,10 +51,10 @@ impl<B: CellSet> Position<B> {
 
     /// As [`Position::attacked_along_lines`] with the cells `occupied` (a subset of the board's:
     /// the pieces on the others are not looked at): from the side's line pieces in reach on
-    /// boards of up to two words ([`Game::BY_PAIRS`]), line by line on wider ones.
+    /// boards of up to two words (`Game::by_pairs`), line by line on wider ones.
     #[inline(always)]
     fn attacked_along_lines_on(&self, game: &Game<B>, target: usize, side: usize, occupied: B) -> bool {
-        if Game::<B>::BY_PAIRS {
+        if game.by_pairs {
             self.attacked_along_pairs(game, target, side, occupied)
         } else {
             self.attacked_along_lines_walked(game, target, side, occupied)

@@ -201,18 +201,7 @@ impl<const W: usize> CellSet for Wide<W> {
     }
     #[inline]
     fn count(&self) -> u32 {
-        // (Two words at a time as one `u128`: counted word by word, the compiler turns the
-        // counts of sets it holds in vector registers into a longer vector count.)
-        let mut n = 0;
-        let mut k = 0;
-        while k + 1 < W {
-            n += (u128::from(self.0[k]) | u128::from(self.0[k + 1]) << 64).count_ones();
-            k += 2;
-        }
-        if k < W {
-            n += self.0[k].count_ones();
-        }
-        n
+        self.0.iter().map(|w| w.count_ones()).sum()
     }
     #[inline]
     fn rank(&self, i: usize) -> usize {

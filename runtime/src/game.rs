@@ -289,9 +289,14 @@ pub struct Game<B> {
     /// `line_pairs[line_pair_index[t * cells + a] .. line_pair_index[t * cells + a + 1]]`. An
     /// attack test then looks at the enemy line pieces in reach, a few sets each, instead of
     /// walking every line of the target run by run (lines that wrap round a globe have many).
-    /// Both empty on boards wider than two words ([`Game::BY_PAIRS`]).
+    /// Both empty on boards wider than two words (`by_pairs` false).
     pub line_pair_index: Vec<u32>,
     pub line_pairs: Vec<LinePair<B>>,
+    /// Whether attacks along lines are found from the attackers' pairs (`line_pairs`): on
+    /// boards of up to two words. On wider ones the cells between cost more words to test
+    /// than a walk along the lines (the 8x8 cube +2.7 instructions a leaf, Webball +0.5), and
+    /// the pairs take megabytes (the 488-cell test cube 9 MB).
+    pub by_pairs: bool,
     /// Per colored kind: the cells from which its line attacks are its plain slides' reach
     /// (`line_attacks::lines_as_slides`).
     pub lines_as_slides: Vec<B>,
@@ -407,13 +412,6 @@ pub struct Zobrist {
 }
 
 impl<B: CellSet> Game<B> {
-    /// Whether attacks along lines are found from the attackers' pairs (`Game::line_pairs`):
-    /// on boards of up to two words. On wider ones the cells between cost more words to test
-    /// than a walk along the lines (the 8x8 cube +2.7 instructions a leaf, Webball +0.5), and
-    /// the pairs take megabytes (the 488-cell test cube 9 MB). A constant of the cell set's
-    /// width, so that each board's code holds one way only.
-    pub const BY_PAIRS: bool = B::CAPACITY <= 128;
-
     #[inline(always)]
     pub fn rays_of(&self, ck: usize, cell: usize) -> &[Ray<B>] {
         let i = ck * self.cells + cell;

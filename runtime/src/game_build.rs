@@ -411,7 +411,8 @@ impl<B: CellSet> Game<B> {
                 }
             }
         }
-        let (line_pair_index, line_pairs) = if Game::<B>::BY_PAIRS { line_pairs(&tables, cells) } else { (Vec::new(), Vec::new()) };
+        let by_pairs = B::CAPACITY <= 128;
+        let (line_pair_index, line_pairs) = if by_pairs { line_pairs(&tables, cells) } else { (Vec::new(), Vec::new()) };
         let line_ck_mask = line_cks.iter().flatten().fold(0u64, |m, &ck| m | 1 << ck);
         let lines_as_slides = crate::line_attacks::lines_as_slides(&tables, &piece_moves, &slide_runs, &direct_from, line_ck_mask, transit);
         let resets_clock = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].resets_clock).collect();
@@ -665,6 +666,7 @@ impl<B: CellSet> Game<B> {
             lines_through,
             line_pair_index,
             line_pairs,
+            by_pairs,
             lines_as_slides,
             crowning_cks,
             promotion,

@@ -440,7 +440,7 @@ impl<B: CellSet> Position<B> {
         }
         let mut safe = targets.and_not(self.attacked_by_leaps_among(game, targets, us));
         let occupied = self.occupied.and_not(B::single(from));
-        safe = safe.and_not(if !Game::<B>::BY_PAIRS && safe.count() > 1 {
+        safe = safe.and_not(if !game.by_pairs && safe.count() > 1 {
             // Several destinations on a wide board: each enemy rider followed once, rather than
             // every destination's lines. (Measured against doing so only with at least two
             // destinations per rider, or one per one, two or three riders: Knightmate -2.5

@@ -137,7 +137,7 @@ impl<B: CellSet> Position<B> {
         if !sliders.intersects(game.line_reach[k]) {
             return false;
         }
-        if Game::<B>::BY_PAIRS {
+        if game.by_pairs {
             return self.royal_pairs(game, k, us, sliders, pins);
         }
         let mut check = false;
