@@ -66,12 +66,10 @@ impl<B: CellSet> Position<B> {
     /// of them and the cells between are empty.
     #[inline(always)]
     fn attacked_along_pairs(&self, game: &Game<B>, target: usize, side: usize, occupied: B) -> bool {
-        let base = target * game.cells;
         // (A piece lifted off `occupied` attacks from nowhere.)
         for a in self.line_pieces[side].and(game.line_reach[target]).and(occupied).iter() {
             let ck = self.board[a] as usize - 1;
-            let pairs = &game.line_pairs[game.line_pair_index[base + a] as usize..game.line_pair_index[base + a + 1] as usize];
-            if pairs.iter().any(|p| (p.kinds >> ck) & 1 != 0 && !p.between.intersects(occupied)) {
+            if game.line_pairs_of(target, a).iter().any(|p| (p.kinds >> ck) & 1 != 0 && !p.between.intersects(occupied)) {
                 return true;
             }
         }

@@ -471,6 +471,14 @@ impl<B: CellSet> Game<B> {
         reach
     }
 
+    /// The ways a piece on `cell` may attack `target` along its lines (`Game::line_pairs`;
+    /// none on boards wider than two words).
+    #[inline(always)]
+    pub fn line_pairs_of(&self, target: usize, cell: usize) -> &[LinePair<B>] {
+        let i = target * self.cells + cell;
+        &self.line_pairs[self.line_pair_index[i] as usize..self.line_pair_index[i + 1] as usize]
+    }
+
     /// The lines along which `cell` (their target) is attacked, walked out from it.
     #[inline(always)]
     pub fn lines_of(&self, cell: usize) -> &[Line<B>] {

@@ -159,11 +159,10 @@ impl<B: CellSet> Position<B> {
     /// between and its own).
     #[inline(always)]
     fn royal_pairs(&self, game: &Game<B>, k: usize, us: usize, sliders: B, pins: &mut Pins<B>) -> bool {
-        let base = k * game.cells;
         let mut check = false;
         for a in sliders.and(game.line_reach[k]).iter() {
             let ck = self.board[a] as usize - 1;
-            for p in &game.line_pairs[game.line_pair_index[base + a] as usize..game.line_pair_index[base + a + 1] as usize] {
+            for p in game.line_pairs_of(k, a) {
                 if (p.kinds >> ck) & 1 == 0 {
                     continue;
                 }
