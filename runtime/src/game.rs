@@ -295,7 +295,9 @@ pub struct Game<B> {
     /// Whether attacks along lines are found from the attackers' pairs (`line_pairs`): on
     /// boards of up to two words. On wider ones the cells between cost more words to test
     /// than a walk along the lines (the 8x8 cube +2.7 instructions a leaf, Webball +0.5), and
-    /// the pairs take megabytes (the 488-cell test cube 9 MB).
+    /// the pairs take megabytes (the 488-cell test cube 9 MB). A flag, though the width
+    /// decides it: as a constant of the cell set, the wide boards' count compiled differently
+    /// with the same code path (the 8x8 cubes +3.6; docs/performance.md).
     pub by_pairs: bool,
     /// Per colored kind: the cells from which its line attacks are its plain slides' reach
     /// (`line_attacks::lines_as_slides`).
