@@ -5,7 +5,7 @@
 //! for how legality is decided).
 
 use crate::bits::CellSet;
-use crate::game::{leaps, Game};
+use crate::game::{leaps, Game, HOMING_WIDTH};
 use crate::movegen::Legality;
 use crate::pins::RoyalLines;
 use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
@@ -119,7 +119,7 @@ impl<B: CellSet> Position<B> {
         let mut found = false;
         for from in free.iter() {
             let ck = self.board[from] as usize - 1;
-            let (mut targets, _, _) = self.piece_moves(game, ck, from, enemy, false, scratch);
+            let (mut targets, _, _) = self.piece_moves::<true>(game, ck, from, enemy, false, scratch);
             if let Some(p) = &game.promotion[ck] {
                 // (A move that may promote is as many moves as there are choices still open:
                 // perhaps none.)
@@ -171,16 +171,20 @@ impl<B: CellSet> Position<B> {
             Some(l) => (l.suspect.unwrap_or(self.by_side[us]).or(self.by_side[us].and(l.watched)), l.stops, l.lone_royal, l.watched),
         };
         let judged = Judged { l, one_by_one, stops, lone_royal, watched };
+        // Plain slides back to the start are looked for only in the games that have them
+        // (`Game::homing`: never with hops or winding rules, only on `HOMING_WIDTH`).
         // The watched cells' handling is compiled only into the games that have any.
         // (With no watched cell the `WATCHED` copy counts alike: the early answer has one copy.)
         // The cells the lone royal piece's moves found unattacked, and its own cell when it is
         // not in check: castling's cells that need no test.
         let (mut n, known_safe) = if ANY {
-            self.count_pieces::<true, true>(game, &judged, scratch)
+            self.count_pieces::<true, true, true>(game, &judged, scratch)
         } else if game.hopping || game.winding {
-            self.count_pieces::<true, false>(game, &judged, scratch)
+            self.count_pieces::<true, false, false>(game, &judged, scratch)
+        } else if B::CAPACITY == HOMING_WIDTH && game.homing {
+            self.count_pieces::<false, false, true>(game, &judged, scratch)
         } else {
-            self.count_pieces::<false, false>(game, &judged, scratch)
+            self.count_pieces::<false, false, false>(game, &judged, scratch)
         };
         if ANY && n > 0 {
             return n;
@@ -225,9 +229,10 @@ impl<B: CellSet> Position<B> {
     /// The moves of the side to move's pieces counted by set, and the others listed in
     /// `scratch` (see [`Position::count_legal`]); `WATCHED`: whether the game has hops or
     /// winding rules, whose watched cells are judged one by one; `ANY`: stop after the first
-    /// piece with a move counted.
+    /// piece with a move counted; `HOME`: whether plain slides back to the start are looked for
+    /// (`Game::homing`).
     #[inline(always)]
-    fn count_pieces<const WATCHED: bool, const ANY: bool>(&mut self, game: &Game<B>, j: &Judged<'_, B>, scratch: &mut Vec<Move>) -> (u64, B) {
+    fn count_pieces<const WATCHED: bool, const ANY: bool, const HOME: bool>(&mut self, game: &Game<B>, j: &Judged<'_, B>, scratch: &mut Vec<Move>) -> (u64, B) {
         let (enemy, enemy_unroyal) = self.targets(game);
         let us = self.to_move;
         let Judged { l, one_by_one, stops, lone_royal, watched } = *j;
@@ -308,7 +313,7 @@ impl<B: CellSet> Position<B> {
                 }
                 let mut by_set = !one_by_one.has(from);
                 let listed = scratch.len();
-                let (mut targets, mut sets_ep, mut stationary) = self.piece_moves(game, ck, from, enemy, !by_set, scratch);
+                let (mut targets, mut sets_ep, mut stationary) = self.piece_moves::<HOME>(game, ck, from, enemy, !by_set, scratch);
                 // With hops or winding rules: every move of a piece on a watched cell is judged
                 // one by one, and the moves of any other piece onto one.
                 let mut pins_decide = true;
@@ -322,7 +327,7 @@ impl<B: CellSet> Position<B> {
                             // once).
                             scratch.truncate(listed);
                             by_set = false;
-                            (targets, sets_ep, stationary) = self.piece_moves(game, ck, from, enemy, true, scratch);
+                            (targets, sets_ep, stationary) = self.piece_moves::<HOME>(game, ck, from, enemy, true, scratch);
                         }
                         for to in targets.and(watched).iter() {
                             self.push(game, ck, from, to, MoveKind::Normal, 0, scratch);

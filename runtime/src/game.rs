@@ -89,10 +89,15 @@ pub struct PieceMoves<B> {
     pub leap_capture: B,
     /// A range of `Game::slide_runs`: the plain slides and lame leaps, run after run.
     pub slides: (u32, u32),
-    /// Whether every run of `slides` both moves and captures, and none returns to the start
-    /// (a rider's): then the cells reached, blockers included, are found as one set
-    /// ([`Segment::reach`]).
+    /// Whether every run of `slides` both moves and captures (a rider's): then the cells
+    /// reached, blockers included, are found as one set ([`Segment::reach`]).
     pub plain_slides: bool,
+    /// Whether a slide of the piece goes back to its start here, where the rules allow
+    /// stationary moves (`SlideRun::returns`). Such a slide ends with one more run, of the
+    /// start cell alone, which the piece blocks: with `plain_slides` the reach holds the start
+    /// cell exactly when the slide gets back unblocked, a stationary move found with no walk
+    /// run by run. (Walked, the run is met and blocked after the stationary move is found.)
+    pub homing: bool,
     /// With `plain_slides`: whether each slide is one run (every line of a board of up to 64
     /// cells numbered row by row), so that no run is ever skipped because the one before it is
     /// blocked, and each run's reach is found with no test of whether it is
@@ -125,6 +130,13 @@ pub struct PieceMoves<B> {
     pub step: (u16, u16),
 }
 
+/// The width of cell set (`CellSet::CAPACITY`) on which plain slides back to the start are
+/// found from the reach (`PieceMoves::homing`); on the others they are walked run by run.
+/// Yapsan's globe (64 cells) has such slides. A count with the test, compiled for every width,
+/// made the other counts compile differently (the 8x8 cubes +2.3 instructions a leaf;
+/// docs/performance.md).
+pub const HOMING_WIDTH: usize = 64;
+
 /// Kinds of [`PieceMoves::leaper`], one bit each (so that one test with what the position
 /// allows picks them).
 pub mod leaps {
@@ -145,7 +157,8 @@ pub struct SlideRun {
     pub quiet: bool,
     pub capture: bool,
     /// The last run of a slide back to its start, where the rules allow stationary moves: met
-    /// unblocked, the piece may make one.
+    /// unblocked, the piece may make one. (A run of the start cell alone follows it:
+    /// `PieceMoves::homing`.)
     pub returns: bool,
     pub next: u32,
 }
@@ -365,6 +378,10 @@ pub struct Game<B> {
     /// check: checks along winding paths are not in the tables).
     pub winders: Vec<Vec<WindRule<B>>>,
     pub winding: bool,
+    /// Whether some piece has slides back to its start (`PieceMoves::homing`): the count then
+    /// looks for stationary moves. Only such games compile that test in
+    /// (`Position::count_legal`): in the others it cost orthodox 0.8 instructions a leaf.
+    pub homing: bool,
     /// Per side: the colored kinds that wind.
     pub wind_cks: Vec<Vec<u8>>,
     /// Per colored kind: its rules walked along their lines (`hop`, `takes`); `hopping` when any

@@ -111,12 +111,14 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
     let mut specials = Vec::new();
     // A slide back to its start makes a stationary move where the rules allow one.
     let returns = if tables.rules.stationary_moves { RETURNS } else { 0 };
-    for &(start, end) in &tables.ray_index {
+    for (i, &(start, end)) in tables.ray_index.iter().enumerate() {
+        let from = (i % tables.cells.len().max(1)) as u16;
         let mut m = PieceMoves {
             leap_quiet: B::default(),
             leap_capture: B::default(),
             slides: (runs.len() as u32, 0),
             plain_slides: false,
+            homing: false,
             whole_runs: false,
             specials: (specials.len() as u32, 0),
             ep_only: 0,
@@ -153,13 +155,17 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
                 } else {
                     segments_of(&tables.pool[r.cells.0 as usize..r.cells.1 as usize], &mut segs);
                 }
-                let next = (runs.len() + segs.len()) as u32;
+                // A slide back to the start ends with a run of the start cell alone.
                 let back = f & returns != 0 && f & QUIET != 0;
+                if back {
+                    segments_of(&[from], &mut segs);
+                }
+                let next = (runs.len() + segs.len()) as u32;
                 runs.extend(segs.iter().enumerate().map(|(k, &run)| SlideRun {
                     run,
                     quiet: k >= landing as usize && f & QUIET != 0,
                     capture: k >= landing as usize && f & CAPTURE != 0,
-                    returns: back && k + 1 == segs.len(),
+                    returns: back && k + 2 == segs.len(),
                     next,
                 }));
             } else {
@@ -178,17 +184,23 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
         m.ep_only = specials.len() as u32;
         specials.extend(ep_only);
         m.slides.1 = runs.len() as u32;
-        classify_slides(&mut m, &runs);
+        classify_slides(&mut m, &runs, from as usize);
         m.specials.1 = specials.len() as u32;
         piece_moves.push(m);
     }
     (piece_moves, runs, specials)
 }
 
-/// Sets `m.plain_slides` and `m.whole_runs` from its runs in `runs`.
-fn classify_slides<B: CellSet>(m: &mut PieceMoves<B>, runs: &[SlideRun]) {
+/// Sets `m.plain_slides`, `m.homing` and `m.whole_runs` from its runs in `runs`; `from` is the
+/// piece's cell.
+fn classify_slides<B: CellSet>(m: &mut PieceMoves<B>, runs: &[SlideRun], from: usize) {
     let range = m.slides.0 as usize..m.slides.1 as usize;
-    m.plain_slides = runs[range.clone()].iter().all(|r| r.quiet && r.capture && !r.returns);
+    m.homing = runs[range.clone()].iter().any(|r| r.returns);
+    // (The reach tells a slide back to the start only if no run but those after the slides'
+    // last holds the start cell.)
+    let start = B::single(from);
+    let home_only = range.clone().all(|j| runs[j].run.mask & start.word(runs[j].run.word as usize) == 0 || (j > range.start && runs[j - 1].returns));
+    m.plain_slides = runs[range.clone()].iter().all(|r| r.quiet && r.capture) && (!m.homing || home_only);
     m.whole_runs = m.plain_slides && runs[range.clone()].iter().zip(range).all(|(r, i)| r.next as usize == i + 1);
 }
 
@@ -196,7 +208,7 @@ fn classify_slides<B: CellSet>(m: &mut PieceMoves<B>, runs: &[SlideRun]) {
 /// slide): they never block, and every slide across a pole would walk one more run for
 /// nothing. The runs' `next` and the pieces' ranges are renumbered; a run that returns to the
 /// start stays (it makes a stationary move).
-fn drop_empty_runs<B: CellSet>(piece_moves: &mut [PieceMoves<B>], runs: &mut Vec<SlideRun>) {
+fn drop_empty_runs<B: CellSet>(piece_moves: &mut [PieceMoves<B>], runs: &mut Vec<SlideRun>, cells: usize) {
     let keep = |r: &SlideRun| r.run.mask != 0 || r.returns;
     if runs.iter().all(keep) {
         return;
@@ -210,9 +222,9 @@ fn drop_empty_runs<B: CellSet>(piece_moves: &mut [PieceMoves<B>], runs: &mut Vec
     }
     renumbered.push(n);
     *runs = runs.iter().filter(|r| keep(r)).map(|r| SlideRun { next: renumbered[r.next as usize], ..*r }).collect();
-    for m in piece_moves {
+    for (i, m) in piece_moves.iter_mut().enumerate() {
         m.slides = (renumbered[m.slides.0 as usize], renumbered[m.slides.1 as usize]);
-        classify_slides(m, runs);
+        classify_slides(m, runs, i % cells.max(1));
     }
 }
 
@@ -263,7 +275,7 @@ impl<B: CellSet> Game<B> {
         for r in &mut slide_runs {
             r.run.mask &= !transit.word(r.run.word as usize);
         }
-        drop_empty_runs(&mut piece_moves, &mut slide_runs);
+        drop_empty_runs(&mut piece_moves, &mut slide_runs, cells);
 
         let mut direct_index = vec![0u32];
         let mut direct = Vec::new();
@@ -551,6 +563,15 @@ impl<B: CellSet> Game<B> {
         let winding = !tables.winders.is_empty();
         let (hoppers, hop_cks) = crate::hops::hop_rules(&tables.hoppers, cells, sides * kinds, sides, kinds);
         let hopping = !tables.hoppers.is_empty();
+        // With hops or winding rules, or on boards of another width than `HOMING_WIDTH`,
+        // slides back to the start are walked: the count for them has no test of the reach.
+        if hopping || winding || B::CAPACITY != crate::game::HOMING_WIDTH {
+            for m in piece_moves.iter_mut().filter(|m| m.homing) {
+                m.plain_slides = false;
+                m.whole_runs = false;
+            }
+        }
+        let homing = piece_moves.iter().any(|m| m.homing && m.plain_slides);
         // Per target and side: the cells from which a capturing hop rule of the side (of a kind
         // that may check) could reach it.
         let mut hop_starts = vec![B::default(); if hopping { cells * sides } else { 0 }];
@@ -621,6 +642,7 @@ impl<B: CellSet> Game<B> {
             hop_starts,
             winders,
             winding,
+            homing,
             wind_cks,
             stacks,
             hands,

@@ -120,7 +120,7 @@ impl<B: CellSet> Position<B> {
         for from in self.by_side[self.to_move].iter() {
             let ck = self.board[from] as usize - 1;
             let enemy = if game.any_no_check && game.no_check[ck] { enemy_unroyal } else { enemy };
-            let (targets, _, stationary) = self.piece_moves(game, ck, from, enemy, true, out);
+            let (targets, _, stationary) = self.piece_moves::<true>(game, ck, from, enemy, true, out);
             for to in targets.iter() {
                 self.push(game, ck, from, to, MoveKind::Normal, 0, out);
             }
@@ -134,10 +134,12 @@ impl<B: CellSet> Position<B> {
     /// The plain moves of the piece of colored kind `ck` on `from` as the cells it may go to
     /// (quiet or capturing `enemy`), the cells of its moves that set en-passant cells (appended
     /// to `out` instead when `list`), and whether it may make a stationary move; its captures en
-    /// passant are appended to `out`.
+    /// passant are appended to `out`. `HOME`: whether plain slides back to the start are looked
+    /// for (`Game::homing`: the count passes `false` in the games with none).
     #[inline(always)]
-    pub(crate) fn piece_moves(&self, game: &Game<B>, ck: usize, from: usize, enemy: B, list: bool, out: &mut Vec<Move>) -> (B, B, bool) {
+    pub(crate) fn piece_moves<const HOME: bool>(&self, game: &Game<B>, ck: usize, from: usize, enemy: B, list: bool, out: &mut Vec<Move>) -> (B, B, bool) {
         let m = &game.piece_moves[ck * game.cells + from];
+        debug_assert!(HOME || !(m.homing && m.plain_slides), "a slide back to the start overlooked");
         let occupied = self.occupied;
         let mut quiet = m.leap_quiet.and_not(occupied);
         let mut capture = m.leap_capture;
@@ -155,6 +157,11 @@ impl<B: CellSet> Position<B> {
             i = runs.len();
             quiet = quiet.or(reach.and_not(occupied));
             capture = capture.or(reach.and(occupied));
+            if HOME {
+                // (The start cell is reached only by the run that holds it alone, after a slide
+                // got back: `PieceMoves::homing`.)
+                stationary = m.homing & reach.has(from);
+            }
         }
         // (After plain slides `i` is past the last run: this loop is for the others.)
         while let Some(r) = runs.get(i) {

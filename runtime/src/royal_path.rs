@@ -13,7 +13,8 @@ use crate::tables::{hop, ray};
 /// captures en passant (their destinations), and whether a stationary move; with the empty
 /// cells whose attack was tested on the way as a destination's is (the piece lifted; none with
 /// hops or winding rules; every wanted cell when all attacked cells were found at once,
-/// `Position::attack_map`) and those of them found attacked.
+/// `Position::attack_map`) and those of them found attacked. `normal` may hold the piece's own
+/// cell (a slide back to it, `PieceMoves::homing`), which no plain move asks about.
 pub(crate) struct RoyalReach<B> {
     pub normal: B,
     pub ep_target: B,
