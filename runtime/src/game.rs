@@ -378,9 +378,10 @@ pub struct Game<B> {
     /// check: checks along winding paths are not in the tables).
     pub winders: Vec<Vec<WindRule<B>>>,
     pub winding: bool,
-    /// Whether some piece has slides back to its start (`PieceMoves::homing`): the count then
-    /// looks for stationary moves. Only such games compile that test in
-    /// (`Position::count_legal`): in the others it cost orthodox 0.8 instructions a leaf.
+    /// Whether some piece has plain slides back to its start (`PieceMoves::homing` with
+    /// `plain_slides`): then the count takes its copy that reads stationary moves from their
+    /// reach (`Position::count_legal`). The other games take a copy without that test, which
+    /// cost orthodox 0.8 instructions a leaf.
     pub homing: bool,
     /// Per side: the colored kinds that wind.
     pub wind_cks: Vec<Vec<u8>>,
