@@ -111,6 +111,7 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
     let mut specials = Vec::new();
     // A slide back to its start makes a stationary move where the rules allow one.
     let returns = if tables.rules.stationary_moves { RETURNS } else { 0 };
+    let by_reach = homing_by_reach::<B>(tables);
     for (i, &(start, end)) in tables.ray_index.iter().enumerate() {
         let from = (i % tables.cells.len().max(1)) as u16;
         let mut m = PieceMoves {
@@ -184,23 +185,30 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
         m.ep_only = specials.len() as u32;
         specials.extend(ep_only);
         m.slides.1 = runs.len() as u32;
-        classify_slides(&mut m, &runs, from as usize);
+        classify_slides(&mut m, &runs, from as usize, by_reach);
         m.specials.1 = specials.len() as u32;
         piece_moves.push(m);
     }
     (piece_moves, runs, specials)
 }
 
+/// Whether slides back to the start may be plain slides, their stationary moves read from the
+/// reach (`PieceMoves::homing`): only on boards of `HOMING_WIDTH` and without hops or winding
+/// rules, where the count has a copy with that test; elsewhere they are walked run by run.
+fn homing_by_reach<B: CellSet>(tables: &Tables) -> bool {
+    B::CAPACITY == crate::game::HOMING_WIDTH && tables.hoppers.is_empty() && tables.winders.is_empty()
+}
+
 /// Sets `m.plain_slides`, `m.homing` and `m.whole_runs` from its runs in `runs`; `from` is the
-/// piece's cell.
-fn classify_slides<B: CellSet>(m: &mut PieceMoves<B>, runs: &[SlideRun], from: usize) {
+/// piece's cell, `by_reach` whether slides back to it may be plain ([`homing_by_reach`]).
+fn classify_slides<B: CellSet>(m: &mut PieceMoves<B>, runs: &[SlideRun], from: usize, by_reach: bool) {
     let range = m.slides.0 as usize..m.slides.1 as usize;
     m.homing = runs[range.clone()].iter().any(|r| r.returns);
     // (The reach tells a slide back to the start only if no run but those after the slides'
     // last holds the start cell.)
     let start = B::single(from);
     let home_only = range.clone().all(|j| runs[j].run.mask & start.word(runs[j].run.word as usize) == 0 || (j > range.start && runs[j - 1].returns));
-    m.plain_slides = runs[range.clone()].iter().all(|r| r.quiet && r.capture) && (!m.homing || home_only);
+    m.plain_slides = runs[range.clone()].iter().all(|r| r.quiet && r.capture) && (!m.homing || (by_reach && home_only));
     m.whole_runs = m.plain_slides && runs[range.clone()].iter().zip(range).all(|(r, i)| r.next as usize == i + 1);
 }
 
@@ -208,7 +216,7 @@ fn classify_slides<B: CellSet>(m: &mut PieceMoves<B>, runs: &[SlideRun], from: u
 /// slide): they never block, and every slide across a pole would walk one more run for
 /// nothing. The runs' `next` and the pieces' ranges are renumbered; a run that returns to the
 /// start stays (it makes a stationary move).
-fn drop_empty_runs<B: CellSet>(piece_moves: &mut [PieceMoves<B>], runs: &mut Vec<SlideRun>, cells: usize) {
+fn drop_empty_runs<B: CellSet>(piece_moves: &mut [PieceMoves<B>], runs: &mut Vec<SlideRun>, cells: usize, by_reach: bool) {
     let keep = |r: &SlideRun| r.run.mask != 0 || r.returns;
     if runs.iter().all(keep) {
         return;
@@ -224,7 +232,7 @@ fn drop_empty_runs<B: CellSet>(piece_moves: &mut [PieceMoves<B>], runs: &mut Vec
     *runs = runs.iter().filter(|r| keep(r)).map(|r| SlideRun { next: renumbered[r.next as usize], ..*r }).collect();
     for (i, m) in piece_moves.iter_mut().enumerate() {
         m.slides = (renumbered[m.slides.0 as usize], renumbered[m.slides.1 as usize]);
-        classify_slides(m, runs, i % cells.max(1));
+        classify_slides(m, runs, i % cells.max(1), by_reach);
     }
 }
 
@@ -275,7 +283,7 @@ impl<B: CellSet> Game<B> {
         for r in &mut slide_runs {
             r.run.mask &= !transit.word(r.run.word as usize);
         }
-        drop_empty_runs(&mut piece_moves, &mut slide_runs, cells);
+        drop_empty_runs(&mut piece_moves, &mut slide_runs, cells, homing_by_reach::<B>(&tables));
 
         let mut direct_index = vec![0u32];
         let mut direct = Vec::new();
@@ -563,14 +571,6 @@ impl<B: CellSet> Game<B> {
         let winding = !tables.winders.is_empty();
         let (hoppers, hop_cks) = crate::hops::hop_rules(&tables.hoppers, cells, sides * kinds, sides, kinds);
         let hopping = !tables.hoppers.is_empty();
-        // With hops or winding rules, or on boards of another width than `HOMING_WIDTH`,
-        // slides back to the start are walked: the count for them has no test of the reach.
-        if hopping || winding || B::CAPACITY != crate::game::HOMING_WIDTH {
-            for m in piece_moves.iter_mut().filter(|m| m.homing) {
-                m.plain_slides = false;
-                m.whole_runs = false;
-            }
-        }
         let homing = piece_moves.iter().any(|m| m.homing && m.plain_slides);
         // Per target and side: the cells from which a capturing hop rule of the side (of a kind
         // that may check) could reach it.
