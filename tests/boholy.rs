@@ -4,6 +4,8 @@
 mod common;
 
 use common::{destinations, legal, ray_cells, set};
+use orbis_runtime::bits::CellSet;
+use orbis_runtime::{Engine, Game, Perft, Position};
 
 const BOHOLY: &str = "examples/spherical/boholy.orbis";
 const NELSON: &str = "examples/spherical/nelson.orbis";
@@ -24,8 +26,11 @@ fn poles_are_neutral_transit_cells() {
     let t = common::tables(BOHOLY);
     assert_eq!(t.cells.len(), 66);
     assert_eq!(t.transit.len(), 2);
+    // (At both widths: one word holds no pole, so the board, not a set, tells.)
+    let game = common::game_standing(BOHOLY);
+    assert!(Position::parse(&game, "turn=white white=Ke1,Rsouth-pole black=Ke8").is_err());
     let game = common::game_medium(BOHOLY);
-    assert!(orbis_runtime::Position::parse(&game, "turn=white white=Ke1,Rsouth-pole black=Ke8").is_err());
+    assert!(Position::parse(&game, "turn=white white=Ke1,Rsouth-pole black=Ke8").is_err());
 }
 
 /// B-2: the bishop crosses the pole as in Yapsan's version: g1 heading SW comes out on c1 heading NE.
@@ -45,7 +50,7 @@ fn b2_bishop_crosses_like_yapsan() {
 fn b3_king_six_moves_next_to_the_pole() {
     let t = common::tables(BOHOLY);
     assert_eq!(destinations(&t, "King", "g1"), set("f1 h1 f2 g2 h2 c1"));
-    let game = common::game_medium(BOHOLY);
+    let game = common::game_standing(BOHOLY);
     assert!(legal(&game, "8/8/8/4k3/8/8/8/6K1 w - - 0 1").contains("Kg1-c1"));
 }
 
@@ -53,8 +58,23 @@ fn b3_king_six_moves_next_to_the_pole() {
 /// path reaches it, by a knight on the first or second rank, but not by a knight further away.
 #[test]
 fn b4_king_crosses_only_an_unattacked_pole() {
-    let game = common::game_medium(BOHOLY);
-    let crosses = |fen: &str| legal(&game, fen).contains("Kg1-c1");
+    // At the engine's width, whose sets hold no pole (the pole's attackers are found from the
+    // tables' list of the cells a move passes), and at two words.
+    b4_on(&common::game_standing(BOHOLY));
+    b4_on(&common::game_medium(BOHOLY));
+}
+
+fn b4_on<B: CellSet>(game: &Game<B>) {
+    let crosses = |fen: &str| legal(game, fen).contains("Kg1-c1");
+    let counts = |fen: &str| {
+        let mut pos = Position::parse(game, fen).unwrap();
+        let mut moves = Vec::new();
+        pos.legal_moves(game, &mut moves);
+        assert_eq!(pos.count_legal(game, &mut Vec::new()), moves.len() as u64, "{fen}");
+    };
+    for fen in ["8/8/8/4k3/8/8/8/6K1 w - - 0 1", "8/8/8/r3k3/8/8/8/6K1 w - - 0 1", "8/8/8/4k3/8/8/8/1n4K1 w - - 0 1"] {
+        counts(fen);
+    }
     assert!(crosses("8/8/8/4k3/8/8/8/6K1 w - - 0 1"));
     // A rook on the a file sees the pole through a1.
     assert!(!crosses("8/8/8/r3k3/8/8/8/6K1 w - - 0 1"));
@@ -72,7 +92,7 @@ fn b4_king_crosses_only_an_unattacked_pole() {
 /// B-5: castling as in chess.
 #[test]
 fn b5_orthodox_castling() {
-    let game = common::game_medium(BOHOLY);
+    let game = common::game_standing(BOHOLY);
     let moves = legal(&game, "8/8/2k5/8/8/8/8/R3K2R w KQ - 0 1");
     assert!(moves.contains("O-O") && moves.contains("O-O-O"));
     assert!(!moves.iter().any(|m| m.starts_with("C0")));
@@ -96,4 +116,36 @@ fn nelson_poles_are_squares() {
     let engine = common::engine(NELSON);
     let after = engine.play(None, &["Ra1-south-pole"]).unwrap();
     assert!(after.starts_with("turn=black") && after.contains("Rsouth-pole"), "{after}");
+}
+
+/// Boholy's poles are its only cells past the 64th, so the engine gives it sets of one word that
+/// never hold them (`Standing64`); Nelson's poles are squares, and it keeps two words. One word
+/// and two agree: the start's perft, and along random games every position's legal moves, its
+/// count and its perft 2.
+#[test]
+fn one_word_sets_agree_with_two_words() {
+    assert!(matches!(common::engine(BOHOLY), Engine::Standing(_)));
+    assert!(matches!(common::engine(NELSON), Engine::Medium(_)));
+    let (one, two) = (common::game_standing(BOHOLY), common::game_medium(BOHOLY));
+    let perft = |depth| (Perft::new().count(&one, &mut Position::start(&one), depth), Perft::new().count(&two, &mut Position::start(&two), depth));
+    let (a, b) = perft(3);
+    assert_eq!((a, b), (9322, 9322));
+    for seed in 1..=12 {
+        let mut played = Vec::new();
+        common::playout(&one, seed, 80, |pos, moves| {
+            let text = pos.to_text(&one);
+            let mut wide = Position::parse(&two, &text).unwrap();
+            let (mut listed, mut scratch) = (Vec::new(), Vec::new());
+            wide.legal_moves(&two, &mut listed);
+            assert_eq!(names(pos, &one, moves), names(&wide, &two, &listed), "{text} after {played:?}");
+            assert_eq!(pos.count_legal(&one, &mut scratch), moves.len() as u64, "{text}");
+            assert_eq!(Perft::new().count(&one, pos, 2), Perft::new().count(&two, &mut wide, 2), "{text}");
+            played.push(text);
+        });
+    }
+}
+
+/// The moves `moves` of `pos` in notation.
+fn names<B: CellSet>(pos: &Position<B>, game: &Game<B>, moves: &[orbis_runtime::Move]) -> std::collections::BTreeSet<String> {
+    moves.iter().map(|&m| pos.notation(game, m)).collect()
 }

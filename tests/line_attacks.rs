@@ -23,7 +23,7 @@ fn agree<B: CellSet>(game: &Game<B>, pos: &Position<B>, path: &str) {
         boards.extend(pos.royals(game, side).iter().map(|r| pos.occupied.and_not(B::single(r))));
         for occupied in boards {
             let found = pos.attacked_along_lines_among(game, all, side, occupied);
-            for t in (0..game.cells).filter(|&t| !game.transit.has(t)) {
+            for t in (0..game.cells).filter(|&t| !game.is_transit(t)) {
                 let direct = pos.attacked_directly_by_enemy(game, t, side);
                 let walked = pos.attacked_along_lines_by_enemy(game, t, side, occupied);
                 assert_eq!(found.has(t) || direct, walked || direct, "{path}: cell {} attacked along lines by the enemies of side {side}, in {}", game.cell_name(t as u16), pos.to_general(game));

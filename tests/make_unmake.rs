@@ -30,11 +30,13 @@ proptest! {
 }
 
 /// Test boards of what no example reaches: castling off stacks, royal paths of stationary and
-/// first moves, of hops and of winding moves.
-const TEST_BOARDS: [&str; 5] = [
+/// first moves, across transit cells (one-word sets that never hold them), of hops and of
+/// winding moves.
+const TEST_BOARDS: [&str; 6] = [
     "tests/stacks/castle-off-stacks.orbis",
     "tests/stacks/royal-stationary-paths.orbis",
     "tests/stacks/royal-initial-paths.orbis",
+    "tests/stacks/royal-pole-paths.orbis",
     "tests/hops/royal-hop-paths.orbis",
     "tests/hops/royal-wind-paths.orbis",
 ];

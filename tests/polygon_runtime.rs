@@ -55,6 +55,7 @@ fn the_widths_are_all_used() {
         .iter()
         .map(|f| match common::engine(f) {
             Engine::Narrow(_) => "narrow",
+            Engine::Standing(_) => "standing",
             Engine::Medium(_) => "medium",
             Engine::Broad(_) => "broad",
             Engine::Large(_) => "large",

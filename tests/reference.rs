@@ -110,8 +110,9 @@ fn castling_that_opens_a_line_agrees_with_reference() {
 /// chess with free royal paths, where the lone crowned piece is judged by its safe destinations
 /// unless it is hidden, Kings (and royal Queens with royal paths) atop stacks, whose cells
 /// stay occupied when they move off, castling whose king or rook tops a stack, and royal paths
-/// of stationary moves and of first moves (`initial`, `en-passant-target`).
-const CROWNING_EXAMPLES: [&str; 9] = [
+/// of stationary moves and of first moves (`initial`, `en-passant-target`), and across transit
+/// cells (Boholy's poles, which the attack map leaves out and no one-word set holds).
+const CROWNING_EXAMPLES: [&str; 10] = [
     "examples/soccer-ball/soccer-ball.orbis",
     "examples/soccer-ball/soccer-ball-chivalrous.orbis",
     "examples/stacks/crowned-chess.orbis",
@@ -121,6 +122,7 @@ const CROWNING_EXAMPLES: [&str; 9] = [
     "tests/stacks/castle-off-stacks.orbis",
     "tests/stacks/royal-stationary-paths.orbis",
     "tests/stacks/royal-initial-paths.orbis",
+    "tests/stacks/royal-pole-paths.orbis",
 ];
 
 /// Deeper than every example: after both sides crowned and a few moves, where checks of crowned

@@ -3,12 +3,17 @@
 //! The engine is generic over [`CellSet`] so that ordinary boards use one `u64` per set and larger
 //! boards an array of words: two up to 128 cells, three up to 192 (Webball has 170), five up to
 //! 320 (the cube surface has 296 cells), eight up to 512 (`u128` is implemented too, but slower
-//! than two words).
+//! than two words). A board whose cells past the 64th are all transit cells (Boholy's poles) uses
+//! [`Standing64`], one word that never holds those cells.
 //! The choice is made once, when a game is loaded (`engine.rs`).
 
 /// A set of cell indices below `CAPACITY`.
 pub trait CellSet: Copy + Eq + Default + std::fmt::Debug + Send + Sync + 'static {
     const CAPACITY: usize;
+    /// Whether the board may have cells past `CAPACITY` (transit cells, [`Standing64`]), which
+    /// the few tests that must see them take from the tables' lists: a constant, so that the
+    /// other widths compile no such test.
+    const CLIPPED: bool = false;
     /// Word `k` of the set: cells `64 * k` to `64 * k + 63` as bits (`k` below `CAPACITY / 64`).
     fn word(&self, k: usize) -> u64;
     /// Adds the cells `64 * k + b` for every bit `b` of `bits`.
@@ -237,6 +242,78 @@ impl<const W: usize> CellSet for Wide<W> {
     }
 }
 
+/// A set of the first 64 cells of a board whose other cells are all transit cells: no piece
+/// ever stands on one and no move ends there, so no set needs to hold one, and such a board
+/// (Boholy's 64 squares and two poles) costs one word a set, not two. The cells past 64 are
+/// never members: adding one does nothing and testing one answers no; a run of them is empty
+/// (it never blocks). A cell that must be tested all the same (a pole that must not
+/// be attacked) is taken from the tables' lists, never from a set (`Game::passed`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Standing64(pub u64);
+
+impl CellSet for Standing64 {
+    const CAPACITY: usize = 64;
+    const CLIPPED: bool = true;
+    // `k` is 0, as for `u64`: `Game::new` empties the runs of cells past the capacity and puts
+    // them in word 0.
+    #[inline(always)]
+    fn word(&self, _k: usize) -> u64 {
+        self.0
+    }
+    #[inline(always)]
+    fn or_word(&mut self, _k: usize, bits: u64) {
+        self.0 |= bits;
+    }
+    #[inline(always)]
+    fn has(&self, i: usize) -> bool {
+        i < 64 && (self.0 >> i) & 1 != 0
+    }
+    #[inline(always)]
+    fn insert(&mut self, i: usize) {
+        if i < 64 {
+            self.0 |= 1 << i;
+        }
+    }
+    #[inline(always)]
+    fn remove(&mut self, i: usize) {
+        if i < 64 {
+            self.0 &= !(1 << i);
+        }
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        Standing64(self.0 & o.0)
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        Standing64(self.0 | o.0)
+    }
+    #[inline(always)]
+    fn and_not(self, o: Self) -> Self {
+        Standing64(self.0 & !o.0)
+    }
+    #[inline(always)]
+    fn is_empty(&self) -> bool {
+        self.0 == 0
+    }
+    #[inline(always)]
+    fn count(&self) -> u32 {
+        self.0.count_ones()
+    }
+    #[inline(always)]
+    fn rank(&self, i: usize) -> usize {
+        if i < 64 {
+            self.0.rank(i)
+        } else {
+            self.0.count_ones() as usize
+        }
+    }
+    #[inline(always)]
+    fn pop(&mut self) -> Option<usize> {
+        self.0.pop()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -271,5 +348,16 @@ mod tests {
         exercise::<Wide<3>>();
         exercise::<Wide<5>>();
         exercise::<Wide<8>>();
+        exercise::<Standing64>();
+    }
+
+    /// The cells past a [`Standing64`]'s 64 are never members.
+    #[test]
+    fn standing_sets_leave_the_cells_past_64_out() {
+        let mut s = Standing64::from_cells([3, 64, 65, 100]);
+        assert_eq!(s, Standing64::single(3));
+        assert!(!s.has(64) && !s.has(65));
+        s.remove(64);
+        assert_eq!((s.count(), s.rank(65)), (1, 1));
     }
 }

@@ -1,9 +1,9 @@
 //! The runtime's entry point: a game at the cell-set width its board needs.
 //!
-//! [`Engine`] validates tables, picks `u64` or a set of two or eight words once, and offers the operations
+//! [`Engine`] validates tables, picks the cell sets' width once (`bits.rs`), and offers the operations
 //! the CLI needs on position texts. Code that wants the typed API uses [`Game`] and [`Position`].
 
-use crate::bits::{CellSet, Wide};
+use crate::bits::{CellSet, Standing64, Wide};
 use crate::game::Game;
 use crate::notation::{MoveError, PositionError};
 use crate::perft::{self, PerftTable, MAX_DEPTH, MAX_TABLE_MB, MAX_THREADS};
@@ -96,6 +96,9 @@ impl PerftOptions {
 
 pub enum Engine {
     Narrow(Game<u64>),
+    /// More than 64 cells, all those past the 64th transit cells (Boholy's poles): one word,
+    /// which never holds them.
+    Standing(Game<Standing64>),
     /// 65 to 128 cells: two words (faster than `u128`, whose variable shifts are costly).
     Medium(Game<Wide<2>>),
     /// 129 to 192 cells (Webball's 170): three words.
@@ -154,6 +157,7 @@ macro_rules! with_game {
     ($engine:expr, $g:ident => $body:expr) => {
         match $engine {
             $crate::Engine::Narrow($g) => $body,
+            $crate::Engine::Standing($g) => $body,
             $crate::Engine::Medium($g) => $body,
             $crate::Engine::Broad($g) => $body,
             $crate::Engine::Large($g) => $body,
@@ -168,6 +172,8 @@ impl Engine {
         let cells = tables.cells.len();
         Ok(if cells <= 64 {
             Engine::Narrow(Game::new(tables))
+        } else if Self::standing(&tables) {
+            Engine::Standing(Game::new(tables))
         } else if cells <= 128 {
             Engine::Medium(Game::new(tables))
         } else if cells <= 192 {
@@ -179,6 +185,17 @@ impl Engine {
         } else {
             return Err(LoadError(format!("the board has {cells} cells; this build supports up to {MAX_CELLS}")));
         })
+    }
+
+    /// Whether the board's cells past the 64th are all transit cells, so that its sets may
+    /// leave them out ([`Standing64`]). Not with hop or winding rules, which follow their
+    /// captures through sets of cells, a transit cell's too.
+    fn standing(tables: &Tables) -> bool {
+        let cells = tables.cells.len();
+        cells <= MAX_CELLS
+            && tables.hoppers.is_empty()
+            && tables.winders.is_empty()
+            && (64..cells).all(|c| tables.transit.contains(&(c as u16)))
     }
 
     pub fn tables(&self) -> &Tables {

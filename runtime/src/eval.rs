@@ -64,7 +64,7 @@ pub struct Evaluator<B> {
 impl<B: CellSet> Evaluator<B> {
     pub fn new(game: &Game<B>) -> Evaluator<B> {
         let (cells, kinds, sides) = (game.cells, game.kinds, game.sides);
-        let standing: Vec<usize> = (0..cells).filter(|&c| !game.transit.has(c)).collect();
+        let standing: Vec<usize> = (0..cells).filter(|&c| !game.is_transit(c)).collect();
         let mut weight = vec![0f64; cells];
         let mut reach = vec![0f64; sides * kinds * cells];
         let mut mobility = vec![0f64; kinds];
@@ -252,7 +252,7 @@ impl<B: CellSet> Evaluator<B> {
 fn weighted_reach<B: CellSet>(game: &Game<B>, ck: usize, cell: usize, weight: &mut [f64]) -> f64 {
     let mut touched: Vec<usize> = Vec::new();
     let mut mark = |c: usize, w: f64, weight: &mut [f64]| {
-        if c == cell || game.transit.has(c) {
+        if c == cell || game.is_transit(c) {
             return;
         }
         if weight[c] == 0.0 {

@@ -346,7 +346,7 @@ pub struct Game<B> {
     /// Per colored kind.
     pub royal: Vec<bool>,
     pub resets_clock: Vec<bool>,
-    /// Cells pieces cross but never stop on.
+    /// Cells pieces cross but never stop on (those a set can hold: see [`Game::is_transit`]).
     pub transit: B,
     /// Per castling rule (all sides' in order): the king's and the rook's start.
     pub castle_cells: Vec<(usize, usize)>,
@@ -442,6 +442,21 @@ impl<B: CellSet> Game<B> {
     #[inline(always)]
     pub fn cells_of(&self, range: (u32, u32)) -> &[u16] {
         &self.pool[range.0 as usize..range.1 as usize]
+    }
+
+    /// The cells ray `ray` passes (its `must_empty`), every one, from the tables' list: a
+    /// [`crate::bits::Standing64`] set holds no transit cell, and a pole passed must still be
+    /// tested for attacks.
+    #[inline(always)]
+    pub fn passed(&self, ray: usize) -> impl Iterator<Item = usize> + '_ {
+        self.cells_of(self.tables.rays[ray].must_empty).iter().map(|&c| c as usize)
+    }
+
+    /// Whether pieces cross `cell` but never stop there: a cell of `transit`, or one past the
+    /// capacity of the board's sets (which only transit cells can be, `crate::bits::Standing64`).
+    #[inline]
+    pub fn is_transit(&self, cell: usize) -> bool {
+        cell >= B::CAPACITY || self.transit.has(cell)
     }
 
     /// Along the runs `segments` of a slide or line with `occupied` cells: the cells passed

@@ -136,8 +136,10 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
             let f = r.flags;
             let gate = if r.passes { r.must_empty.iter().next() } else { tables.pool[r.cells.0 as usize..r.cells.1 as usize].first().map(|&c| c as usize) };
             match gate {
-                Some(c) => m.gates.insert(c),
-                None => m.gated = false,
+                // (A cell past the sets' capacity is a transit cell, never occupied: the ray is
+                // never blocked where it starts.)
+                Some(c) if c < B::CAPACITY => m.gates.insert(c),
+                _ => m.gated = false,
             }
             // A plain lame leap (a step then a step, the first cell empty), or a slide that starts
             // past cells that must be empty, is followed as runs too: the cells to pass, which
@@ -245,12 +247,13 @@ pub(crate) fn splitmix(state: &mut u64) -> u64 {
 }
 
 impl<B: CellSet> Game<B> {
-    /// `tables` must have passed [`Tables::validate`] and have at most `B::CAPACITY` cells.
+    /// `tables` must have passed [`Tables::validate`] and have at most `B::CAPACITY` cells but
+    /// transit cells (`crate::bits::Standing64`).
     pub fn new(tables: Tables) -> Game<B> {
         let cells = tables.cells.len();
         let kinds = tables.kinds.len();
         let sides = tables.sides.len();
-        assert!(cells <= B::CAPACITY, "board too large for this cell set width");
+        assert!((B::CAPACITY..cells).all(|c| tables.transit.contains(&(c as u16))), "board too large for this cell set width");
         let pool = tables.pool.clone();
         let set_of = |range: (u32, u32)| {
             B::from_cells(pool[range.0 as usize..range.1 as usize].iter().map(|&c| c as usize))
@@ -281,7 +284,12 @@ impl<B: CellSet> Game<B> {
             m.leap_capture = m.leap_capture.and_not(transit);
         }
         for r in &mut slide_runs {
-            r.run.mask &= !transit.word(r.run.word as usize);
+            if r.run.word as usize * 64 >= B::CAPACITY {
+                // (Past the sets' capacity every cell is a transit cell.)
+                r.run = Segment { mask: 0, word: 0, ..r.run };
+            } else {
+                r.run.mask &= !transit.word(r.run.word as usize);
+            }
         }
         drop_empty_runs(&mut piece_moves, &mut slide_runs, cells, homing_by_reach::<B>(&tables));
 
@@ -406,7 +414,9 @@ impl<B: CellSet> Game<B> {
             .map(|w| direct[w[0] as usize..w[1] as usize].iter().fold(B::default(), |r: B, &(_, set): &(u8, B)| r.or(set)))
             .collect();
         let direct_reach_any = if sides > 2 { direct_reach.chunks(sides).map(|r| r.iter().fold(B::default(), |a, &b| a.or(b))).collect() } else { Vec::new() };
-        let direct_by_piece = direct.len() > 3 * (direct_index.len() - 1);
+        // (Not where cells lie past the sets' capacity: a piece's set of the targets it attacks
+        // directly could not hold them, and an attack on such a cell must still be found.)
+        let direct_by_piece = direct.len() > 3 * (direct_index.len() - 1) && cells <= B::CAPACITY;
         let mut direct_from = vec![B::default(); sides * kinds * cells];
         for (di, w) in direct_index.windows(2).enumerate() {
             for &(ck, set) in &direct[w[0] as usize..w[1] as usize] {
@@ -434,7 +444,8 @@ impl<B: CellSet> Game<B> {
         let by_pairs = B::CAPACITY <= 128;
         let (line_pair_index, line_pairs) = if by_pairs { line_pairs(&tables, cells) } else { (Vec::new(), Vec::new()) };
         let line_ck_mask = line_cks.iter().flatten().fold(0u64, |m, &ck| m | 1 << ck);
-        let lines_as_slides = crate::line_attacks::lines_as_slides(&tables, &piece_moves, &slide_runs, &direct_from, line_ck_mask, transit);
+        let is_transit: Vec<bool> = (0..cells).map(|c| tables.transit.contains(&(c as u16))).collect();
+        let lines_as_slides = crate::line_attacks::lines_as_slides(&tables, &piece_moves, &slide_runs, &direct_from, line_ck_mask, &is_transit);
         let resets_clock = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].resets_clock).collect();
 
         let mut seed = 0x0b15_c0de_u64;
@@ -633,6 +644,11 @@ impl<B: CellSet> Game<B> {
         // (The facing lines' runs go into `segments` too; no line's: their kinds are 0.)
         let passing = crate::passing::Passing::new(&tables, cells, [0, splitmix(&mut seed), splitmix(&mut seed), splitmix(&mut seed)], &mut segments);
         run_kinds.resize(segments.len(), 0);
+        // The runs of cells past the sets' capacity (transit cells, `crate::bits::Standing64`)
+        // never block: emptied, in word 0, which is the only word such sets read.
+        for s in segments.iter_mut().filter(|s| s.word as usize * 64 >= B::CAPACITY) {
+            *s = Segment { mask: 0, word: 0, ..*s };
+        }
         Game {
             passing,
             kind_leaps,

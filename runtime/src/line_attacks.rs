@@ -24,7 +24,7 @@ use crate::tables::{Attack, Tables};
 /// lanes: a false match is about as likely as two random 128-bit numbers being equal), so that
 /// the check costs a few operations per cell of each line and slide. Transit cells are never
 /// occupied and never reached: left out of both.
-pub(crate) fn lines_as_slides<B: CellSet>(tables: &Tables, piece_moves: &[PieceMoves<B>], slide_runs: &[SlideRun], direct_from: &[B], line_ck_mask: u64, transit: B) -> Vec<B> {
+pub(crate) fn lines_as_slides<B: CellSet>(tables: &Tables, piece_moves: &[PieceMoves<B>], slide_runs: &[SlideRun], direct_from: &[B], line_ck_mask: u64, transit: &[bool]) -> Vec<B> {
     const P: [u64; 2] = [0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F];
     // A strong mix of a sequence's hash, so that sums of them compare multisets.
     let mix = |h: u64, lane: usize| {
@@ -99,13 +99,13 @@ pub(crate) fn lines_as_slides<B: CellSet>(tables: &Tables, piece_moves: &[PieceM
     // that branch share their first cells, and a piece there is counted once.
     let mut line: Vec<(u16, u64)> = Vec::new();
     let mut before: Vec<(u16, u64)> = Vec::new();
-    for t in (0..cells).filter(|&t| !transit.has(t)) {
+    for t in (0..cells).filter(|&t| !transit[t]) {
         let range = tables.attack_index[t] as usize..tables.attack_index[t + 1] as usize;
         before.clear();
         for a in &tables.attacks[range] {
             let Attack::Line { cells: c, masks } = *a else { continue };
             line.clear();
-            line.extend((0..c.1 - c.0).map(|n| (tables.pool[(c.0 + n) as usize], tables.masks[(masks + n) as usize])).filter(|&(cell, _)| !transit.has(cell as usize)));
+            line.extend((0..c.1 - c.0).map(|n| (tables.pool[(c.0 + n) as usize], tables.masks[(masks + n) as usize])).filter(|&(cell, _)| !transit[cell as usize]));
             let shared = line.iter().zip(&before).take_while(|(x, y)| x.0 == y.0).count();
             // The sequence `c[j - 1], .., c[0], t` hashed as a slide's is: `t` last.
             let (mut h, mut pow) = ([t as u64 + 1; 2], [1u64; 2]);

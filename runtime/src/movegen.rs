@@ -206,7 +206,15 @@ impl<B: CellSet> Position<B> {
                 // Rare and costly: test the passed cells only when the move could be made.
                 let c = game.cells_of(r.cells)[0] as usize;
                 let possible = if self.occupied.has(c) { f & ray::CAPTURE != 0 && enemy.has(c) } else { f & ray::QUIET != 0 };
-                if !possible || r.must_empty.iter().any(|p| self.attacked_by_enemy(game, p, self.to_move)) {
+                let to_move = self.to_move;
+                // (On a `CLIPPED` board the passed cells are listed: a set may not hold them.)
+                if !possible
+                    || if B::CLIPPED {
+                        game.passed(sp.ray as usize).any(|p| self.attacked_by_enemy(game, p, to_move))
+                    } else {
+                        r.must_empty.iter().any(|p| self.attacked_by_enemy(game, p, to_move))
+                    }
+                {
                     continue;
                 }
             }

@@ -658,7 +658,8 @@ impl<B: CellSet> Position<B> {
     /// in check, a promoting piece standing in its promotion zone, sides out of a game where no
     /// side can go out, or so many out that fewer than two teams remain.
     pub fn check(&self, game: &Game<B>) -> Result<(), PositionError> {
-        if let Some(c) = self.occupied.and(game.transit).iter().next() {
+        // (By the board, not the sets: a set may hold no transit cell, `crate::bits::Standing64`.)
+        if let Some(c) = (0..game.cells).find(|&c| self.board[c] != 0 && game.is_transit(c)) {
             return err(format!("{} is a transit cell: no piece can stand there", game.cell_name(c as u16)));
         }
         let name = |s: usize| game.tables.sides[s].name.as_str();

@@ -49,7 +49,7 @@ impl<B: CellSet> Position<B> {
         let m = &game.piece_moves[ck * game.cells + from];
         // Every attacked cell at once where the enemy's line pieces allow it (`None` until asked).
         let mut map = None;
-        if bulk && !stationary && m.plain_slides && m.specials.0 == m.specials.1 && game.transit.is_empty() {
+        if bulk && !stationary && m.plain_slides && m.specials.0 == m.specials.1 && game.tables.transit.is_empty() {
             // A rider's way stops at the first cell that is occupied or attacked: its slides
             // with those cells as blockers (every attacked cell found at once), and its leaps.
             let found = self.attack_map(game, us, self.occupied);
@@ -69,7 +69,14 @@ impl<B: CellSet> Position<B> {
         // Without hops and winding rules the direct attacks on the wanted cells are found at
         // once, at the first test; only the lines are then followed cell by cell.
         let mut direct = None;
+        let any_transit = !game.tables.transit.is_empty();
         let mut attacked = |p: &Self, c: usize| {
+            if any_transit && game.is_transit(c) {
+                // A transit cell is asked afresh: the attack map leaves it out (it is built
+                // from the slides' runs, which leave transit cells out), and no set of a
+                // `crate::bits::Standing64` board holds one.
+                return p.attacked_by_enemy(game, c, us);
+            }
             if !known.has(c) {
                 known.insert(c);
                 let m = if bulk { *map.get_or_insert_with(|| p.attack_map(game, us, p.occupied)) } else { None };
@@ -95,7 +102,8 @@ impl<B: CellSet> Position<B> {
             known: B::default(),
             hit: B::default(),
         };
-        for r in game.rays_of(ck, from) {
+        let first = game.ray_index[ck * game.cells + from].0 as usize;
+        for (ri, r) in game.rays_of(ck, from).iter().enumerate().map(|(j, r)| (first + j, r)) {
             let f = r.flags;
             // Only the rays generation follows here.
             if f & ray::INITIAL != 0 && !self.virgin.has(from) {
@@ -108,7 +116,7 @@ impl<B: CellSet> Position<B> {
                 // Generation's own test of the cells, with the piece on its cell (rare).
                 let lifted = (self.board[from], self.occupied);
                 (self.board[from], self.occupied) = (code, self.occupied.or(B::single(from)));
-                let refused = r.must_empty.iter().any(|c| self.attacked_by_enemy(game, c, us));
+                let refused = game.passed(ri).any(|c| self.attacked_by_enemy(game, c, us));
                 (self.board[from], self.occupied) = lifted;
                 if refused {
                     continue;
@@ -125,7 +133,7 @@ impl<B: CellSet> Position<B> {
                     let Some(last) = cells.iter().rposition(|&c| wanted.has(c as usize)) else { continue };
                     last
                 };
-                if r.must_empty.iter().any(|c| attacked(self, c)) {
+                if game.passed(ri).any(|c| attacked(self, c)) {
                     continue;
                 }
                 let mut round = true;
@@ -147,7 +155,7 @@ impl<B: CellSet> Position<B> {
                 if !wanted.has(c) {
                     continue;
                 }
-                if r.passes && r.must_empty.iter().any(|c| attacked(self, c)) {
+                if r.passes && game.passed(ri).any(|c| attacked(self, c)) {
                     continue;
                 }
                 if self.occupied.has(c) {

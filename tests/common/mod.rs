@@ -96,6 +96,12 @@ pub fn game_medium(path: &str) -> Game<orbis_runtime::bits::Wide<2>> {
     Game::new(tables(path))
 }
 
+/// The game of an example of more than 64 cells whose cells past the 64th are all transit cells
+/// (Boholy's), at the width the engine uses for it.
+pub fn game_standing(path: &str) -> Game<orbis_runtime::bits::Standing64> {
+    Game::new(tables(path))
+}
+
 pub fn exists(path: &str) -> bool {
     Path::new(&root().join(path)).exists()
 }
