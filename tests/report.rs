@@ -327,7 +327,7 @@ piece Rook R { slide { E W } }
 piece Wall X { step N then step turn +2 }
 side white {
   setup { K a1 R b1 X d1 }
-  promote R to K on rank 4
+  promote R to X on rank 4
   castle C { king a1 -> c2 rook b1 -> b2 }
 }
 side black { setup { K a4 } }

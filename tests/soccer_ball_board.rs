@@ -184,7 +184,8 @@ fn zones_of_cells_by_their_sides() {
 include "boards/soccer-ball.orbis"
 piece King K royal { step orth }
 piece Pawn P { move-only step orth on hexagons }
-side white { zone hexagons sides 6  zone pentagons sides 5  setup { K A P x0 }  promote P to K on pentagons }
+piece Guard G { step orth }
+side white { zone hexagons sides 6  zone pentagons sides 5  setup { K A P x0 }  promote P to G on pentagons }
 side black { zone hexagons sides 6  setup { K L } }
 "#;
     let v = common::variant_from("examples/ball-zones.orbis", source);

@@ -421,6 +421,14 @@ impl Frontend {
                             continue;
                         }
                     }
+                    if let Some(i) = choices.iter().position(|c| c.is_some_and(|c| pieces.get(c).is_some_and(|k| k.royal))) {
+                        let label = self.primary(p.choices[i].span, "a royal piece");
+                        self.error(format!("`{}` cannot promote to the royal piece `{}`", p.piece.text, p.choices[i].text), vec![label], vec![
+                            "note: the new royal piece could stand attacked, and legality judges a promotion as the move of the piece that promotes; orbis does not support promotion to a royal piece".into(),
+                            format!("help: remove `{}` from the choices, or make it a piece that is not royal", p.choices[i].text),
+                        ]);
+                        continue;
+                    }
                     if let (Some(piece), Some(choices), Some(zone)) = (piece, choices.into_iter().collect::<Option<Vec<_>>>(), zone) {
                         let mut unique = Vec::new();
                         for c in choices {
