@@ -27,10 +27,11 @@ fn poles_are_neutral_transit_cells() {
     assert_eq!(t.cells.len(), 66);
     assert_eq!(t.transit.len(), 2);
     // (At both widths: one word holds no pole, so the board, not a set, tells.)
-    let game = common::game_standing(BOHOLY);
-    assert!(Position::parse(&game, "turn=white white=Ke1,Rsouth-pole black=Ke8").is_err());
-    let game = common::game_medium(BOHOLY);
-    assert!(Position::parse(&game, "turn=white white=Ke1,Rsouth-pole black=Ke8").is_err());
+    // A pole is no en-passant cell either: no move ends there.
+    for refused in ["turn=white white=Ke1,Rsouth-pole black=Ke8", "turn=white white=Kg1 black=Ke8 ep=south-pole:e8", "turn=white white=Kg1 black=Ke8,Pe4 ep=south-pole:e4"] {
+        assert!(Position::parse(&common::game_standing(BOHOLY), refused).is_err(), "{refused}");
+        assert!(Position::parse(&common::game_medium(BOHOLY), refused).is_err(), "{refused}");
+    }
 }
 
 /// B-2: the bishop crosses the pole as in Yapsan's version: g1 heading SW comes out on c1 heading NE.
@@ -121,7 +122,7 @@ fn nelson_poles_are_squares() {
 /// Boholy's poles are its only cells past the 64th, so the engine gives it sets of one word that
 /// never hold them (`Standing64`); Nelson's poles are squares, and it keeps two words. One word
 /// and two agree: the start's perft, and along random games every position's legal moves, its
-/// count and its perft 2.
+/// count, its perft 2 and its evaluation.
 #[test]
 fn one_word_sets_agree_with_two_words() {
     assert!(matches!(common::engine(BOHOLY), Engine::Standing(_)));
@@ -130,6 +131,8 @@ fn one_word_sets_agree_with_two_words() {
     let perft = |depth| (Perft::new().count(&one, &mut Position::start(&one), depth), Perft::new().count(&two, &mut Position::start(&two), depth));
     let (a, b) = perft(3);
     assert_eq!((a, b), (9322, 9322));
+    // (The engine's evaluation too, which reads the cells a move passes.)
+    let eval = (orbis_runtime::eval::Evaluator::new(&one), orbis_runtime::eval::Evaluator::new(&two));
     for seed in 1..=12 {
         let mut played = Vec::new();
         common::playout(&one, seed, 80, |pos, moves| {
@@ -139,6 +142,7 @@ fn one_word_sets_agree_with_two_words() {
             wide.legal_moves(&two, &mut listed);
             assert_eq!(names(pos, &one, moves), names(&wide, &two, &listed), "{text} after {played:?}");
             assert_eq!(pos.count_legal(&one, &mut scratch), moves.len() as u64, "{text}");
+            assert_eq!(eval.0.evaluate(&one, pos, None), eval.1.evaluate(&two, &wide, None), "{text}");
             assert_eq!(Perft::new().count(&one, pos, 2), Perft::new().count(&two, &mut wide, 2), "{text}");
             played.push(text);
         });

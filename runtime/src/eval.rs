@@ -270,8 +270,10 @@ fn weighted_reach<B: CellSet>(game: &Game<B>, ck: usize, cell: usize, weight: &m
         }
         f
     };
-    for r in game.rays_of(ck, cell) {
-        let passed = (r.must_empty.count() as i32).min(64);
+    let first = game.ray_index[ck * game.cells + cell].0 as usize;
+    for (ri, r) in game.rays_of(ck, cell).iter().enumerate().map(|(j, r)| (first + j, r)) {
+        // (From the tables' list: a set may not hold a transit cell passed, `Game::passed`.)
+        let passed = (game.passed(ri).count() as i32).min(64);
         let base = share(r.flags) * KEEP.powi(passed);
         let cells = game.cells_of(r.cells);
         if r.flags & ray::SLIDE != 0 {

@@ -428,7 +428,13 @@ impl<B: CellSet> Position<B> {
                     let plus = !game.tables.cells.iter().any(|c| c.contains('+'));
                     let mut set = B::default();
                     for name in cells.split(|ch| ch == ',' || (plus && ch == '+')) {
-                        set.insert(cell(name)? as usize);
+                        let c = cell(name)? as usize;
+                        // (No move ends on a transit cell, so none is captured onto en passant;
+                        // and a one-word set may not hold one, `crate::bits::Standing64`.)
+                        if game.is_transit(c) {
+                            return err(format!("the en passant cell {name} is a transit cell: no move ends there"));
+                        }
+                        set.insert(c);
                     }
                     ep = Some((set, cell(victim)?));
                 }
