@@ -195,7 +195,7 @@ impl Engine {
         cells <= MAX_CELLS
             && tables.hoppers.is_empty()
             && tables.winders.is_empty()
-            && (64..cells).all(|c| tables.transit.contains(&(c as u16)))
+            && tables.transit_from(64)
     }
 
     pub fn tables(&self) -> &Tables {

@@ -270,8 +270,7 @@ fn weighted_reach<B: CellSet>(game: &Game<B>, ck: usize, cell: usize, weight: &m
         }
         f
     };
-    let first = game.ray_index[ck * game.cells + cell].0 as usize;
-    for (ri, r) in game.rays_of(ck, cell).iter().enumerate().map(|(j, r)| (first + j, r)) {
+    for (ri, r) in game.rays_indexed(ck, cell) {
         // (From the tables' list: a set may not hold a transit cell passed, `Game::passed`.)
         let passed = (game.passed(ri).count() as i32).min(64);
         let base = share(r.flags) * KEEP.powi(passed);

@@ -439,6 +439,13 @@ impl<B: CellSet> Game<B> {
         &self.rays[start as usize..end as usize]
     }
 
+    /// [`Game::rays_of`], each with its index in `rays` (for [`Game::passed`]).
+    #[inline(always)]
+    pub fn rays_indexed(&self, ck: usize, cell: usize) -> impl Iterator<Item = (usize, &Ray<B>)> + '_ {
+        let first = self.ray_index[ck * self.cells + cell].0 as usize;
+        self.rays_of(ck, cell).iter().enumerate().map(move |(j, r)| (first + j, r))
+    }
+
     #[inline(always)]
     pub fn cells_of(&self, range: (u32, u32)) -> &[u16] {
         &self.pool[range.0 as usize..range.1 as usize]

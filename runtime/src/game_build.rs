@@ -253,7 +253,7 @@ impl<B: CellSet> Game<B> {
         let cells = tables.cells.len();
         let kinds = tables.kinds.len();
         let sides = tables.sides.len();
-        assert!((B::CAPACITY..cells).all(|c| tables.transit.contains(&(c as u16))), "board too large for this cell set width");
+        assert!(tables.transit_from(B::CAPACITY), "board too large for this cell set width");
         let pool = tables.pool.clone();
         let set_of = |range: (u32, u32)| {
             B::from_cells(pool[range.0 as usize..range.1 as usize].iter().map(|&c| c as usize))

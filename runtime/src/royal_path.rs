@@ -102,8 +102,7 @@ impl<B: CellSet> Position<B> {
             known: B::default(),
             hit: B::default(),
         };
-        let first = game.ray_index[ck * game.cells + from].0 as usize;
-        for (ri, r) in game.rays_of(ck, from).iter().enumerate().map(|(j, r)| (first + j, r)) {
+        for (ri, r) in game.rays_indexed(ck, from) {
             let f = r.flags;
             // Only the rays generation follows here.
             if f & ray::INITIAL != 0 && !self.virgin.has(from) {

@@ -54,6 +54,12 @@ pub struct Tables {
 }
 
 impl Tables {
+    /// Whether every cell from `first` on is a transit cell (true when there is none): the cells
+    /// a [`crate::bits::Standing64`] set of `first` cells may leave out.
+    pub fn transit_from(&self, first: usize) -> bool {
+        (first..self.cells.len()).all(|c| self.transit.contains(&(c as u16)))
+    }
+
     /// The rays of entry `i` (`ck * cells + cell`) of `ray_index`; none where the index or its
     /// range is out of bounds (a table that did not pass validation).
     pub fn rays_at(&self, i: usize) -> &[Ray] {
