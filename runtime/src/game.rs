@@ -112,8 +112,9 @@ pub struct PieceMoves<B> {
     /// One cell per ray that blocks it when occupied: its first cell, or one it must find empty.
     /// When each holds a piece it may not capture (its own side's, an ally's), the piece has no
     /// move from here, and generation skips it: a cheap test that pays where many pieces are
-    /// hemmed in by their own, as in the opening. Only with `gated` (every ray has such a cell);
-    /// hops and winding rules are not rays, and their kinds are never skipped.
+    /// hemmed in by their own, as in the opening. Only with `gated` (every ray has such a cell).
+    /// A winding rule's gates are the cells next to its start (its flood leaves through them);
+    /// a hopping kind is never skipped (a hop leaps what blocks a ray).
     pub gates: B,
     pub gated: bool,
     /// Whether the piece has nothing here but plain leaps (`leaps::PLAIN`: no slide, special

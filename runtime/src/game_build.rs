@@ -596,12 +596,21 @@ impl<B: CellSet> Game<B> {
             }
         }
         // Winding and hop moves are not in the rays: their pieces may promote wherever they
-        // stand, and are never skipped for their blocked rays.
+        // stand. A hopping piece is never skipped for its blocked rays (a hop leaps what blocks
+        // them); a winding rule's flood leaves its start through the cells next to it
+        // (`WindRule::next`), so where those hold pieces it may not capture, the rule has no
+        // move either: they are gates too.
         for ck in 0..sides * kinds {
             if !winders[ck].is_empty() || !hoppers[ck].is_empty() {
-                for m in &mut piece_moves[ck * cells..(ck + 1) * cells] {
+                for (from, m) in piece_moves[ck * cells..(ck + 1) * cells].iter_mut().enumerate() {
                     m.may_promote = promotion[ck].is_some();
-                    m.gated = false;
+                    if hoppers[ck].is_empty() {
+                        for w in winders[ck].iter().filter(|w| w.zone.has(from)) {
+                            m.gates = m.gates.or(w.next[from]);
+                        }
+                    } else {
+                        m.gated = false;
+                    }
                 }
             } else {
                 use crate::tables::ray::{EP_TARGET, INITIAL, QUIET, SLIDE};
