@@ -182,3 +182,24 @@ fn lone_piece_destinations_derived_by_hand() {
     assert!(lone(&g, 'R', "NA*").contains("NA+"));
     assert_eq!(lone(&g, 'K', "N*"), names("N NA NA* ND ND*"));
 }
+
+/// A winding rule leaves its start through the cells next to it, so those are its gates: a
+/// Mega-ringer whose steps to the rings are blocked by its own pieces still winds along an
+/// empty spine, and has no move once its own pieces hold the spine squares next to it too. The
+/// count (which skips a piece whose gates are all blocked) agrees with the listed moves.
+#[test]
+fn a_hemmed_in_mega_ringer_is_skipped_only_when_its_spine_is_blocked() {
+    let engine = common::engine(PATH);
+    let open = "turn=white white=MN,PN*,PN#,PN+,KS black=KX+ clock=0 move=1";
+    let shut = "turn=white white=MN,PN*,PN#,PN+,PNA,PND,PNJ,KS black=KX+ clock=0 move=1";
+    for (text, winds) in [(open, true), (shut, false)] {
+        let moves = engine_moves(&engine, text);
+        let mega: Vec<&String> = moves.iter().filter(|m| m.starts_with("N-")).collect();
+        assert_eq!(!mega.is_empty(), winds, "{text}: {mega:?}");
+        if winds {
+            // Along the spine, past its neighbours.
+            assert!(mega.iter().any(|m| *m == "N-NA") && mega.len() > 3, "{mega:?}");
+        }
+        assert_eq!(engine.perft(Some(text), 1).unwrap(), moves.len() as u64, "{text}");
+    }
+}
