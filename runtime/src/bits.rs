@@ -204,7 +204,7 @@ impl<const W: usize> CellSet for Wide<W> {
     fn is_empty(&self) -> bool {
         self.0.iter().all(|&w| w == 0)
     }
-    #[inline]
+    #[inline(always)]
     fn count(&self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
     }

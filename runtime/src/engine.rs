@@ -317,7 +317,7 @@ impl Engine {
 
 /// A game replayed: the position reached, the hashes of the positions before each move (for
 /// repetitions) and each move as played.
-pub(crate) struct Replayed<B> {
+pub(crate) struct Replayed<B: CellSet> {
     pub pos: Position<B>,
     pub history: Vec<u64>,
     pub played: Vec<MoveInfo>,

@@ -391,6 +391,10 @@ pub struct Game<B> {
     /// move in check: [`crate::hops`]).
     pub hoppers: Vec<Vec<crate::hops::HopRule<B>>>,
     pub hopping: bool,
+    /// Per colored kind: how its hop destinations are kept in `Position::hop_memo`, if they are
+    /// ([`crate::hops::hop_memo_kinds`]), and the cells all the entries take.
+    pub hop_memo: Vec<Option<crate::hops::MemoKind>>,
+    pub hop_memo_cells: usize,
     /// `pass` and `facing` ([`crate::passing`]); `None` without either.
     pub passing: Option<crate::passing::Passing<B>>,
     /// Per side: the colored kinds that have such rules.

@@ -582,6 +582,7 @@ impl<B: CellSet> Game<B> {
         let winding = !tables.winders.is_empty();
         let (hoppers, hop_cks) = crate::hops::hop_rules(&tables.hoppers, cells, sides * kinds, sides, kinds);
         let hopping = !tables.hoppers.is_empty();
+        let (hop_memo, hop_memo_cells) = crate::hops::hop_memo_kinds(&hoppers, cells, kinds);
         let homing = piece_moves.iter().any(|m| m.homing && m.plain_slides);
         // Per target and side: the cells from which a capturing hop rule of the side (of a kind
         // that may check) could reach it.
@@ -663,6 +664,8 @@ impl<B: CellSet> Game<B> {
             kind_leaps,
             hoppers,
             hopping,
+            hop_memo,
+            hop_memo_cells,
             hop_cks,
             hop_starts,
             winders,

@@ -12,6 +12,8 @@
 //! as they would be ([`Position::hopped_by_after`]) when it is a plain move of a non-royal piece
 //! out of check.
 
+use std::cell::Cell;
+
 use crate::bits::CellSet;
 use crate::game::Game;
 use crate::position::Position;
@@ -102,6 +104,89 @@ pub fn hop_rules<B: CellSet>(hoppers: &[Hopper], cells: usize, colored: usize, s
     (rules, cks)
 }
 
+/// How [`HopMemo`] keeps a colored kind's hop destinations (`Game::hop_memo`).
+#[derive(Clone, Debug)]
+pub struct MemoKind {
+    /// Where the kind's entries begin, in cells.
+    base: usize,
+    /// The colored kinds its rules may neither hop over nor take (the same for all of them).
+    apart: Vec<u8>,
+}
+
+/// At most this many bytes of [`HopMemo`] a position (the kinds past it are walked every time).
+pub const HOP_MEMO_BYTES: usize = 1 << 20;
+
+/// Per colored kind, how [`HopMemo`] keeps its destinations: for the kinds whose rules treat
+/// one set of kinds apart (they may neither be hopped over nor taken; usually none), as then a
+/// walk's moves depend on which cells it read are occupied and which hold such kinds alone,
+/// up to [`HOP_MEMO_BYTES`]. `None` for the others, and the number of cells the entries take.
+pub fn hop_memo_kinds<B: CellSet>(rules: &[Vec<HopRule<B>>], cells: usize, kinds: usize) -> (Vec<Option<MemoKind>>, usize) {
+    let all = if kinds >= 64 { u64::MAX } else { (1u64 << kinds) - 1 };
+    let most = HOP_MEMO_BYTES / std::mem::size_of::<Kept<B>>();
+    let mut base = 0;
+    let memo = rules
+        .iter()
+        .map(|rs| {
+            let apart = !rs.first()?.over & all;
+            if !rs.iter().all(|r| !r.over & all == apart && !r.takes & all == apart) || base + cells > most {
+                return None;
+            }
+            let cks = (0..rules.len()).filter(|ck| apart >> (ck % kinds) & 1 != 0).map(|ck| ck as u8).collect();
+            base += cells;
+            Some(MemoKind { base: base - cells, apart: cks })
+        })
+        .collect();
+    (memo, base)
+}
+
+/// The destinations of a hopping piece found last on each cell (`ck * cells + cell`), with the
+/// cells its walk read: a cache, read while those cells are occupied as they were then (the
+/// walk would read the same and find the same; in perft the same pieces are counted after each
+/// sibling move, most of which touch none of those cells). Only for the kinds of
+/// `Game::hop_memo`. Not part of the position: it compares equal to any other.
+pub struct HopMemo<B>(Vec<Cell<Kept<B>>>);
+
+/// One entry of [`HopMemo`]: the cells read, which of them were occupied and which held a
+/// kind apart (`MemoKind::apart`), and the quiet moves and possible captures (those of an enemy
+/// piece) found.
+#[derive(Clone, Copy)]
+struct Kept<B> {
+    read: B,
+    occupied: B,
+    apart: B,
+    quiet: B,
+    capture: B,
+}
+
+impl<B: CellSet> HopMemo<B> {
+    /// Entries for `game`'s memoized kinds that are never read: each has read its own cell and
+    /// found it empty, but a piece that asks stands there.
+    pub fn new(game: &Game<B>) -> HopMemo<B> {
+        let none = B::default();
+        HopMemo((0..game.hop_memo_cells).map(|i| Cell::new(Kept { read: B::single(i % game.cells), occupied: none, apart: none, quiet: none, capture: none })).collect())
+    }
+}
+
+impl<B: CellSet> Clone for HopMemo<B> {
+    fn clone(&self) -> HopMemo<B> {
+        HopMemo(self.0.clone())
+    }
+}
+
+impl<B> PartialEq for HopMemo<B> {
+    fn eq(&self, _: &HopMemo<B>) -> bool {
+        true
+    }
+}
+
+impl<B> Eq for HopMemo<B> {}
+
+impl<B> std::fmt::Debug for HopMemo<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("HopMemo")
+    }
+}
+
 /// Whether `set` has at most `n` cells (without counting them all).
 #[inline]
 fn at_most<B: CellSet>(mut set: B, n: usize) -> bool {
@@ -155,6 +240,57 @@ impl<B: CellSet> Position<B> {
     /// The destinations of the hop rules of `ck` from `from`: (quiet cells, captures of pieces in
     /// `enemy`).
     pub fn hop_moves(&self, game: &Game<B>, ck: usize, from: usize, enemy: B) -> (B, B) {
+        let Some(memo) = &game.hop_memo[ck] else {
+            return self.hop_walk(game, ck, from, enemy);
+        };
+        // (The piece stands on `from`: `HopMemo::new`'s entries are never read.)
+        debug_assert!(self.occupied.has(from));
+        let kept = &self.hop_memo.0[memo.base + from];
+        let k = kept.get();
+        // (Most kinds set no kind apart: their test is the occupied cells'.)
+        let mut apart = B::default();
+        for &a in &memo.apart {
+            apart = apart.or(self.by_ck[a as usize]);
+        }
+        if self.occupied.and(k.read) == k.occupied && apart.and(k.read) == k.apart {
+            return (k.quiet, k.capture.and(enemy));
+        }
+        let (quiet, capture, read) = self.hop_walk_read(game, ck, from);
+        kept.set(Kept { read, occupied: self.occupied.and(read), apart: apart.and(read), quiet, capture });
+        (quiet, capture.and(enemy))
+    }
+
+    /// [`Position::hop_walk`] for a kind of `Game::hop_memo`, capturing any piece it may take
+    /// (met with the enemy pieces after), with the cells read.
+    fn hop_walk_read(&self, game: &Game<B>, ck: usize, from: usize) -> (B, B, B) {
+        let (mut quiet, mut capture, mut read) = (B::default(), B::default(), B::default());
+        for r in &game.hoppers[ck] {
+            let (screen, next) = (r.flags & hop::SCREEN != 0, r.flags & hop::NEXT != 0);
+            for line in &r.lines[from] {
+                let mut past = !screen;
+                for &c in line.iter() {
+                    let c = c as usize;
+                    read.insert(c);
+                    if !past {
+                        if self.occupied.has(c) {
+                            if !(r.any_over || r.over >> Self::kind_of_code(game, self.board[c]) & 1 != 0) {
+                                break;
+                            }
+                            past = true;
+                        }
+                        continue;
+                    }
+                    if self.hop_lands(game, r, c, self.occupied, &mut quiet, &mut capture) || next {
+                        break;
+                    }
+                }
+            }
+        }
+        (quiet, capture, read)
+    }
+
+    /// [`Position::hop_moves`], walked along the lines.
+    fn hop_walk(&self, game: &Game<B>, ck: usize, from: usize, enemy: B) -> (B, B) {
         let (mut quiet, mut capture) = (B::default(), B::default());
         for r in &game.hoppers[ck] {
             if r.flags & (hop::SCREEN | hop::NEXT) == hop::SCREEN | hop::NEXT {

@@ -169,8 +169,10 @@ pub fn divide_parallel<B: CellSet>(
     let threads = threads.clamp(1, MAX_THREADS).min(moves.len().max(1));
     std::thread::scope(|scope| {
         for _ in 0..threads {
-            scope.spawn(|| {
-                let mut pos = pos.clone();
+            // (Each thread's copy made here: a position is not shared between threads.)
+            let mut pos = pos.clone();
+            let (moves, counts, next) = (&moves, &counts, &next);
+            scope.spawn(move || {
                 let mut perft = Perft::with_table(table);
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);

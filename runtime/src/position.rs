@@ -71,7 +71,7 @@ impl Eq for Removed {}
 
 /// A position. `board[cell]` is `0` for empty or `ck + 1`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Position<B> {
+pub struct Position<B: CellSet> {
     pub board: Vec<u8>,
     /// Per colored kind.
     pub by_ck: Vec<B>,
@@ -119,6 +119,8 @@ pub struct Position<B> {
     /// Whether the last move was a pass, or the game ended by passing or facing
     /// ([`crate::passing`]); always 0 without those rules.
     pub passes: u8,
+    /// The hopping pieces' destinations last found on each cell (a cache, `crate::hops`).
+    pub hop_memo: crate::hops::HopMemo<B>,
 }
 
 /// What `make` needs to restore the position exactly.
@@ -181,6 +183,7 @@ impl<B: CellSet> Position<B> {
             hand: vec![0; game.sides * game.kinds],
             checks: vec![0; game.sides],
             passes: 0,
+            hop_memo: crate::hops::HopMemo::new(game),
         }
     }
 
