@@ -279,3 +279,44 @@ fn grasshopper_screens_and_captures_by_kind() {
     let fen = "7k/8/5n2/3pN3/1q1G1r2/2bP4/1p6/7K w - - 0 1";
     assert_eq!(moves_from(&engine, fen, "d4"), ["Gd4-a4", "Gd4-g4", "Gd4xb2"]);
 }
+
+/// The hop destinations a position keeps (`orbis_runtime::hops::HopMemo`) are those a walk
+/// finds: along random games, where the kept entries of earlier plies are read again after
+/// moves that changed or did not change the cells they read, every hopping piece's
+/// destinations equal those of the same position with nothing kept. Grasshoppers (no kind set
+/// apart), Janggi's cannons (which may neither hop over nor take a cannon) and Xiangqi's.
+#[test]
+fn kept_hop_destinations_are_walked_again_when_their_cells_change() {
+    fn check<B: orbis_runtime::bits::CellSet>(game: &orbis_runtime::Game<B>, name: &str, games: u64) {
+        let hopping: Vec<usize> = (0..game.hop_memo.len()).filter(|&ck| !game.hoppers[ck].is_empty()).collect();
+        // (Each side's hoppers: Xiangqi's general also has a rule walked along its lines, which
+        // may take only a general, and keeps nothing.)
+        assert_eq!(hopping.iter().filter(|&&ck| game.hop_memo[ck].is_some()).count(), 2, "{name}: the kinds that keep their destinations");
+        let mut checked = 0;
+        for seed in 1..=games {
+            common::playout(game, seed * 7919, 200, |p, _| {
+                let fresh = orbis_runtime::Position { hop_memo: orbis_runtime::hops::HopMemo::new(game), ..p.clone() };
+                for &ck in &hopping {
+                    for from in p.by_ck[ck].iter() {
+                        assert_eq!(p.hop_moves(game, ck, from, p.occupied), fresh.hop_moves(game, ck, from, p.occupied), "{name}: seed {seed}, piece {ck} on {from}");
+                        checked += 1;
+                    }
+                }
+            });
+        }
+        assert!(checked > 1000, "{name}: {checked} pieces checked");
+    }
+    check(&common::game("examples/fairy/grasshopper.orbis"), "Grasshopper chess", 20);
+    check(&common::game_medium("examples/fairy/janggi.orbis"), "Janggi", 20);
+    check(&common::game_medium("examples/fairy/xiangqi.orbis"), "Xiangqi", 20);
+}
+
+/// A grasshopper that may not hop over pawns nor take knights (the kinds it sets apart differ
+/// between hopping and taking) keeps nothing: it is walked every time.
+#[test]
+fn a_hopper_that_hops_over_what_it_may_not_take_keeps_nothing() {
+    let game = common::game("tests/hops/grasshopper-kinds.orbis");
+    let hopping: Vec<usize> = (0..game.hop_memo.len()).filter(|&ck| !game.hoppers[ck].is_empty()).collect();
+    assert!(!hopping.is_empty());
+    assert!(hopping.iter().all(|&ck| game.hop_memo[ck].is_none()));
+}
