@@ -170,7 +170,20 @@ impl<B: CellSet> Position<B> {
     /// `target`: vacating one lets the flood go on, perhaps to `target`. A move of `side` that
     /// vacates none of them makes no winding capture on `target` (filling a cell only stops a
     /// flood; the enemy pieces stay where they are).
+    #[inline(never)]
     pub fn wind_zone(&self, game: &Game<B>, target: usize, side: usize) -> B {
+        // (Most positions have no enemy winding piece in a zone that holds `target`: answered
+        // here, in a call that costs a fifth of the flooding one even when it floods nothing.
+        // Inlined into the count, the test slowed the count's code more than it saved.)
+        if !game.wind_threats[side].iter().any(|&(ck, zone)| zone.has(target) && self.by_ck[ck as usize].intersects(zone)) {
+            return B::default();
+        }
+        self.wind_zone_flooded(game, target, side)
+    }
+
+    /// [`Position::wind_zone`], flooding.
+    #[inline(never)]
+    fn wind_zone_flooded(&self, game: &Game<B>, target: usize, side: usize) -> B {
         let mut zone = B::default();
         for &s in &game.opponents[side] {
             for &ck in &game.wind_cks[s] {

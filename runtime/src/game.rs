@@ -386,6 +386,10 @@ pub struct Game<B> {
     pub homing: bool,
     /// Per side: the colored kinds that wind.
     pub wind_cks: Vec<Vec<u8>>,
+    /// Per side: its opponents' winding kinds that capture, each with the cells of its
+    /// capturing rules' zones (`Position::wind_zone` looks for a flood only when such a piece
+    /// stands in a zone that holds the target).
+    pub wind_threats: Vec<Vec<(u8, B)>>,
     /// Per colored kind: its rules walked along their lines (`hop`, `takes`); `hopping` when any
     /// kind has one (then legality plays the moves that touch a royal piece's hop zone, and every
     /// move in check: [`crate::hops`]).

@@ -561,7 +561,7 @@ impl<B: CellSet> Game<B> {
         for (s, &t) in team.iter().enumerate() {
             team_sides[t] |= 1 << s;
         }
-        let opponents = (0..sides).map(|s| (0..sides).filter(|&o| team[o] != team[s]).collect()).collect();
+        let opponents: Vec<Vec<usize>> = (0..sides).map(|s| (0..sides).filter(|&o| team[o] != team[s]).collect()).collect();
         let eliminations = team_sides.len() >= 3 && tables.rules.game_end == GameEnd::LastStanding;
         let mut winders: Vec<Vec<WindRule<B>>> = vec![Vec::new(); sides * kinds];
         let mut wind_cks = vec![Vec::new(); sides];
@@ -580,6 +580,15 @@ impl<B: CellSet> Game<B> {
             }
         }
         let winding = !tables.winders.is_empty();
+        let wind_threats = opponents
+            .iter()
+            .map(|os| {
+                os.iter()
+                    .flat_map(|&s| &wind_cks[s])
+                    .map(|&ck| (ck, winders[ck as usize].iter().filter(|w| w.flags & crate::tables::ray::CAPTURE != 0).fold(B::default(), |z, w| z.or(w.zone))))
+                    .collect()
+            })
+            .collect();
         let (hoppers, hop_cks) = crate::hops::hop_rules(&tables.hoppers, cells, sides * kinds, sides, kinds);
         let hopping = !tables.hoppers.is_empty();
         let (hop_memo, hop_memo_cells) = crate::hops::hop_memo_kinds(&hoppers, cells, kinds);
@@ -672,6 +681,7 @@ impl<B: CellSet> Game<B> {
             winding,
             homing,
             wind_cks,
+            wind_threats,
             stacks,
             hands,
             no_check,
