@@ -305,8 +305,8 @@ fn compile_source(path: &Path, source: String) -> Result<Option<Tables>, Failed>
     if !checked.diagnostics.is_empty() {
         eprint!("{}", checked.render(color));
     }
-    match &checked.variant {
-        Some(v) => Ok(Some(orbis_compiler::lower::lower(v))),
+    match checked.tables {
+        Some(tables) => Ok(Some(tables)),
         None if checked.library && !checked.has_errors() => Ok(None),
         None => Err(Failed),
     }

@@ -66,6 +66,28 @@ pub fn analyze(variant: &Variant, sources: &Sources, ast: &ast::File, file_id: u
     out
 }
 
+/// An error when the initial position could not arise in play, as the runtime judges a position
+/// it reads (`Position::check`): a side that moves before the first one in check, a piece in its
+/// promotion zone, a side without its royal piece. Play from it would begin with a move that
+/// answers no rule (taking a king), so it is refused as a position given to `--position` is.
+pub fn initial_position(variant: &Variant, tables: &orbis_runtime::Tables, file: &ast::File, file_id: usize) -> Option<Diagnostic<usize>> {
+    let engine = orbis_runtime::Engine::new(tables.clone()).ok()?;
+    let problem = engine.check_start().err()?;
+    // (At the first side's setup: the position is the sides' setups together.)
+    let first = side_ast(file, &variant.sides.first()?.name);
+    let span = first.and_then(|a| {
+        a.statements.iter().find_map(|st| match st {
+            ast::SideStmt::Setup(setup) => Some(setup.span),
+            _ => None,
+        })
+    });
+    let mut d = Diagnostic::error().with_message(format!("the initial position cannot arise in play: {}", problem.0));
+    if let Some(span) = span.or_else(|| first.map(|a| a.name.span)) {
+        d = d.with_labels(vec![Label::primary(file_id, span.range()).with_message("the sides' setups make the initial position")]);
+    }
+    Some(d)
+}
+
 /// The AST of side `name`.
 fn side_ast<'a>(file: &'a ast::File, name: &str) -> Option<&'a ast::Side> {
     file.items.iter().find_map(|i| match i {

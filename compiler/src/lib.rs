@@ -35,6 +35,8 @@ pub struct Checked {
     pub diagnostics: Vec<Diagnostic<usize>>,
     /// `Some` iff no diagnostic is an error and the file is a variant.
     pub variant: Option<model::Variant>,
+    /// The variant lowered to the runtime's tables (`Some` with `variant`).
+    pub tables: Option<orbis_runtime::Tables>,
     /// The file is a `library` (shared declarations for `include`), not a variant: it was parsed
     /// and its includes resolved, but it is checked only as part of the variants that include it.
     pub library: bool,
@@ -121,7 +123,16 @@ pub fn check_with(name: &str, source: &str, setup: frontend::SetupChoice) -> Che
                             for rule in variant.pieces.iter_mut().flat_map(|p| p.rules.iter_mut()) {
                                 rule.text = sources.text(rule.span).map(|t| t.split_whitespace().collect::<Vec<_>>().join(" ")).unwrap_or_default();
                             }
-                            Some(variant)
+                            // Lowered once here: the initial position is judged on the tables, as
+                            // the runtime judges any position it reads, and an error refuses it.
+                            let lowered = lower::lower(&variant);
+                            match analysis::initial_position(&variant, &lowered, &ast, 0) {
+                                Some(error) => {
+                                    diagnostics.push(error);
+                                    None
+                                }
+                                None => Some((variant, lowered)),
+                            }
                         }
                     },
                     None => None,
@@ -131,7 +142,8 @@ pub fn check_with(name: &str, source: &str, setup: frontend::SetupChoice) -> Che
         }
     };
     sources.map(&mut diagnostics);
-    Checked { files: sources.files, file_id, diagnostics, variant, library }
+    let (variant, tables) = variant.unzip();
+    Checked { files: sources.files, file_id, diagnostics, variant, tables, library }
 }
 
 /// The error for rules whose paths multiply past the expansion limits.

@@ -221,6 +221,13 @@ impl Engine {
         })
     }
 
+    /// Whether the variant's initial position could arise in play ([`Position::check`]: no side
+    /// that moves before the first in check, no piece in its promotion zone, ...). The compiler
+    /// reports one that could not; the other requests take the initial position as it is.
+    pub fn check_start(&self) -> Result<(), PositionError> {
+        with_game!(self, g => Position::start(g).check(g))
+    }
+
     /// The legal moves, sorted by notation.
     pub fn moves(&self, position: Option<&str>) -> Result<Vec<MoveInfo>, PositionError> {
         with_game!(self, g => {
