@@ -175,10 +175,24 @@ impl<B: CellSet> Position<B> {
         // (Most positions have no enemy winding piece in a zone that holds `target`: answered
         // here, in a call that costs a fifth of the flooding one even when it floods nothing.
         // Inlined into the count, the test slowed the count's code more than it saved.)
-        if !game.wind_threats[side].iter().any(|&(ck, zone)| zone.has(target) && self.by_ck[ck as usize].intersects(zone)) {
+        if !self.wind_threatened(game, target, side) {
             return B::default();
         }
         self.wind_zone_flooded(game, target, side)
+    }
+
+    /// Whether an opponent of `side` has a winding piece that captures in a zone holding
+    /// `target`, standing in that zone: only then can a flood reach `target`.
+    #[inline(always)]
+    fn wind_threatened(&self, game: &Game<B>, target: usize, side: usize) -> bool {
+        game.wind_threats[side].iter().any(|&(ck, zone)| zone.has(target) && self.by_ck[ck as usize].intersects(zone))
+    }
+
+    /// [`Position::wind_threatened`] as a call, for the check test: written inline there, it
+    /// changed every game's count (orthodox +0.7 instructions a leaf on the `orbis` binary).
+    #[inline(never)]
+    fn wind_threatened_call(&self, game: &Game<B>, target: usize, side: usize) -> bool {
+        self.wind_threatened(game, target, side)
     }
 
     /// [`Position::wind_zone`], flooding.
@@ -234,19 +248,20 @@ impl<B: CellSet> Position<B> {
     /// position (legality's check test). The enemy pieces that could attack `target` directly
     /// (`Game::direct_reach`) are looked for first, inline with two sides and in one set for all
     /// opponents with more: most positions have none, and each side's own test would find none
-    /// either. (The loop over opponents is repeated here rather than called: calling
-    /// `attacked_directly_by_enemy` changed the code of two-sided games' counts, Webball +1.7
-    /// instructions a leaf.)
+    /// either. With winding rules, likewise an enemy winder in a zone that holds `target`
+    /// ([`Position::wind_threatened`]); with hops the test is always made. (The loop over
+    /// opponents is repeated here rather than called: calling `attacked_directly_by_enemy`
+    /// changed the code of two-sided games' counts, Webball +1.7 instructions a leaf.)
     #[inline(always)]
     pub(crate) fn checked_directly(&self, game: &Game<B>, target: usize, side: usize) -> bool {
         if game.sides == 2 {
-            // (Most positions have no enemy piece near: answered without a call.)
-            if !(game.winding || game.hopping || self.by_side[1 - side].intersects(game.direct_reach[target * 2 + 1 - side])) {
+            // (Most positions have no enemy piece near, nor a winder: answered without the call.)
+            if !((game.winding && self.wind_threatened_call(game, target, side)) || game.hopping || self.by_side[1 - side].intersects(game.direct_reach[target * 2 + 1 - side])) {
                 return false;
             }
             return self.attacked_directly(game, target, 1 - side);
         }
-        if !(game.winding || game.hopping || self.any_opponent_near(game, target, side)) {
+        if !((game.winding && self.wind_threatened_call(game, target, side)) || game.hopping || self.any_opponent_near(game, target, side)) {
             return false;
         }
         game.opponents[side].iter().any(|&s| !self.is_out(s) && self.attacked_directly(game, target, s))
