@@ -4,7 +4,9 @@
 
 use orbis_compiler::model::Variant;
 
-const PIECES: &str = "piece King K royal { step all }\npiece Rook R { slide orth }\nside white { setup { K top } }\nside black { setup { K bottom } }\n";
+// (Kings step orthogonally: stepping through corners too, those on top and bottom would attack
+// each other, an initial position that cannot arise.)
+const PIECES: &str = "piece King K royal { step orth }\npiece Rook R { slide orth }\nside white { setup { K top } }\nside black { setup { K bottom } }\n";
 
 fn variant(board: &str, dir: &std::path::Path) -> Variant {
     let source = format!("variant \"Die\"\nboard {{\n{board}\n}}\n{PIECES}");

@@ -270,7 +270,7 @@ board {
 }
 piece King K royal { step all }
 side white { setup { K a1 } }
-side black { setup { K c3 } }
+side black { setup { K b3 } }
 "#;
 
 #[test]
