@@ -305,8 +305,7 @@ mod tests {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
         let source = std::fs::read_to_string(&path).expect("the example");
         let checked = orbis_compiler::check(path.to_str().expect("utf-8 path"), &source);
-        let variant = checked.variant.as_ref().expect("the example checks");
-        Engine::new(orbis_compiler::lower::lower(variant)).expect("loads")
+        Engine::new(checked.tables.expect("the example checks")).expect("loads")
     }
 
     fn settings() -> Settings {

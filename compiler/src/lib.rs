@@ -73,14 +73,14 @@ impl Checked {
 /// The rule-consistency report of a checked variant (`orbis check --report`), with the messages of
 /// its warnings; `None` when the file has errors.
 pub fn report(checked: &Checked) -> Option<report::Report> {
-    let variant = checked.variant.as_ref()?;
+    let (variant, tables) = (checked.variant.as_ref()?, checked.tables.as_ref()?);
     let warnings = checked
         .diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Warning)
         .map(|d| d.message.clone())
         .collect();
-    Some(report::build(variant, warnings))
+    Some(report::build(variant, tables, warnings))
 }
 
 /// Parses, checks and analyzes a variant. `name` is the file name shown in diagnostics; it is also

@@ -407,9 +407,9 @@ struct Names {
     sides: Vec<String>,
 }
 
-/// Computes the report of a checked variant; `warnings` are the messages of the analysis
-/// warnings.
-pub fn build(v: &Variant, warnings: Vec<String>) -> Report {
+/// Computes the report of a checked variant from its model and its tables (`Checked::tables`);
+/// `warnings` are the messages of the analysis warnings.
+pub fn build(v: &Variant, tables: &orbis_runtime::Tables, warnings: Vec<String>) -> Report {
     let ctx = Ctx::new(v);
     let texts = RuleTexts::from_variant(v);
     Report {
@@ -417,7 +417,7 @@ pub fn build(v: &Variant, warnings: Vec<String>) -> Report {
         surface: surface::analyze(v),
         topology: topology::analyze(&ctx),
         pieces: pieces::analyze(&ctx, &texts),
-        position: position::analyze(&ctx),
+        position: position::analyze(&ctx, tables),
         sanity: sanity::analyze(&ctx),
         warnings,
         names: Names {

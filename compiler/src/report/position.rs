@@ -49,7 +49,7 @@ pub struct PositionFacts {
     pub symmetry: Option<Symmetry>,
 }
 
-pub fn analyze(ctx: &Ctx) -> PositionFacts {
+pub fn analyze(ctx: &Ctx, tables: &orbis_runtime::Tables) -> PositionFacts {
     let v = ctx.v;
     let ncells = v.board.cells.len();
     let mut at: Vec<Option<(usize, PieceId)>> = vec![None; ncells];
@@ -119,7 +119,7 @@ pub fn analyze(ctx: &Ctx) -> PositionFacts {
     }
     attacks.sort_by_key(|a| (a.target.0, a.target.2, a.attacker.2, a.path.len()));
 
-    let captures = orbis_runtime::Engine::new(crate::lower::lower(v)).ok().and_then(|engine| {
+    let captures = orbis_runtime::Engine::new(tables.clone()).ok().and_then(|engine| {
         let moves = engine.moves(None).ok()?;
         Some(
             moves
