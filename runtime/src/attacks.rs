@@ -40,7 +40,7 @@ impl<B: CellSet> Position<B> {
         if game.winding && self.wound_by(game, target, side) {
             return true;
         }
-        game.hopping && self.hopped_by(game, target, side)
+        game.hopping && self.hopped_by_or_known(game, target, side)
     }
 
     /// Whether a line attacker of `side` attacks `target`.
@@ -255,8 +255,9 @@ impl<B: CellSet> Position<B> {
     #[inline(always)]
     pub(crate) fn checked_directly(&self, game: &Game<B>, target: usize, side: usize) -> bool {
         if game.sides == 2 {
-            // (Most positions have no enemy piece near, nor a winder: answered without the call.)
-            if !((game.winding && self.wind_threatened_call(game, target, side)) || game.hopping || self.by_side[1 - side].intersects(game.direct_reach[target * 2 + 1 - side])) {
+            // (Most positions have no enemy piece near, nor a winder, nor a hop check known to
+            // be absent: answered without the call.)
+            if !((game.winding && self.wind_threatened_call(game, target, side)) || (game.hopping && !self.hops_known_clear(target)) || self.by_side[1 - side].intersects(game.direct_reach[target * 2 + 1 - side])) {
                 return false;
             }
             return self.attacked_directly(game, target, 1 - side);

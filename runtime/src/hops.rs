@@ -10,13 +10,16 @@
 //! them, so legality judges it as in any other game (pins along lines, and in check the check
 //! stops: none in a hop check); a move that does is played to be judged, or judged on the cells
 //! as they would be ([`Position::hopped_by_after`]) when it is a plain move of a non-royal piece
-//! out of check.
+//! out of check. In perft's last ply the zone and the hop checks of the next side's royal
+//! piece are found once in the parent, and taken from there in each child whose move touched
+//! none of the cells they depend on ([`Position::keep_hops_for_children`],
+//! [`Position::know_hops`]).
 
 use std::cell::Cell;
 
 use crate::bits::CellSet;
 use crate::game::Game;
-use crate::position::Position;
+use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
 use crate::tables::{hop, Hopper};
 
 /// A hopper as move generation uses it.
@@ -89,6 +92,26 @@ impl<B: CellSet> HopRule<B> {
     }
 }
 
+/// A lone royal piece's hop zone and hop checks in a parent position, for its children where
+/// its side is to move ([`Position::keep_hops_for_children`], [`Position::know_hops`]).
+#[derive(Clone, Copy)]
+pub(crate) struct HopKept<B> {
+    side: usize,
+    royal: usize,
+    out: u64,
+    zone: B,
+    /// Bit `s`: side `s` is an opponent, and (in `checks`) one of its pieces could capture the
+    /// royal piece by a hop.
+    opponents: u64,
+    checks: u64,
+    /// The cells of the ways found, and the royal piece's: a move from or to one may change
+    /// the answer.
+    read: B,
+    /// Where a way to the royal piece could start: a piece with hop rules arriving on one may
+    /// open one.
+    starts: B,
+}
+
 /// Per colored kind its hop rules, and per side the colored kinds that have any.
 pub fn hop_rules<B: CellSet>(hoppers: &[Hopper], cells: usize, colored: usize, sides: usize, kinds: usize) -> (Vec<Vec<HopRule<B>>>, Vec<Vec<u8>>) {
     let mut rules: Vec<Vec<HopRule<B>>> = vec![Vec::new(); colored];
@@ -144,7 +167,13 @@ pub fn hop_memo_kinds<B: CellSet>(rules: &[Vec<HopRule<B>>], cells: usize, kinds
 /// walk would read the same and find the same; in perft the same pieces are counted after each
 /// sibling move, most of which touch none of those cells). Only for the kinds of
 /// `Game::hop_memo`. Not part of the position: it compares equal to any other.
-pub struct HopMemo<B>(Vec<Cell<Kept<B>>>);
+pub struct HopMemo<B> {
+    entries: Vec<Cell<Kept<B>>>,
+    /// Perft's last ply: the parent's [`HopKept`], and in a child where it holds, the occupied
+    /// cells it holds for ([`Position::know_hops`]).
+    kept: Option<HopKept<B>>,
+    known: Option<B>,
+}
 
 /// One entry of [`HopMemo`]: the cells read, which of them were occupied and which held a
 /// kind apart (`MemoKind::apart`), and the quiet moves and possible captures (those of an enemy
@@ -163,13 +192,17 @@ impl<B: CellSet> HopMemo<B> {
     /// found it empty, but a piece that asks stands there.
     pub fn new(game: &Game<B>) -> HopMemo<B> {
         let none = B::default();
-        HopMemo((0..game.hop_memo_cells).map(|i| Cell::new(Kept { read: B::single(i % game.cells), occupied: none, apart: none, quiet: none, capture: none })).collect())
+        HopMemo {
+            entries: (0..game.hop_memo_cells).map(|i| Cell::new(Kept { read: B::single(i % game.cells), occupied: none, apart: none, quiet: none, capture: none })).collect(),
+            kept: None,
+            known: None,
+        }
     }
 }
 
 impl<B: CellSet> Clone for HopMemo<B> {
     fn clone(&self) -> HopMemo<B> {
-        HopMemo(self.0.clone())
+        HopMemo { entries: self.entries.clone(), kept: self.kept, known: self.known }
     }
 }
 
@@ -245,7 +278,7 @@ impl<B: CellSet> Position<B> {
         };
         // (The piece stands on `from`: `HopMemo::new`'s entries are never read.)
         debug_assert!(self.occupied.has(from));
-        let kept = &self.hop_memo.0[memo.base + from];
+        let kept = &self.hop_memo.entries[memo.base + from];
         let k = kept.get();
         // (Most kinds set no kind apart: their test is the occupied cells'.)
         let mut apart = B::default();
@@ -320,12 +353,96 @@ impl<B: CellSet> Position<B> {
         (quiet, capture)
     }
 
+    /// Keeps [`Position::hop_zone`] and the hop checks ([`Position::hopped_by`]) of `side`'s
+    /// lone royal piece in this position, with the cells they depend on, for its children where
+    /// `side` is to move (perft's last ply: [`Position::know_hops`] in each child, then
+    /// [`Position::drop_kept_hops`]). Whether it kept them: not with stacks (a move off one
+    /// uncovers a piece) nor without a lone royal piece.
+    pub(crate) fn keep_hops_for_children(&mut self, game: &Game<B>, side: usize) -> bool {
+        self.hop_memo.kept = None;
+        self.hop_memo.known = None;
+        if game.stacks {
+            return false;
+        }
+        let mut royals = self.royals(game, side);
+        let Some(royal) = royals.pop().filter(|_| royals.is_empty()) else { return false };
+        let (mut zone, mut starts) = (B::default(), B::default());
+        let mut read = B::single(royal);
+        // As `hop_zone`, each way's cells read as well: its start and the cells it passes
+        // (their occupancy, and for the checks the kinds of its screens).
+        for &s in &game.opponents[side] {
+            for &ck in &game.hop_cks[s] {
+                let pieces = self.by_ck[ck as usize];
+                for r in game.hoppers[ck as usize].iter().filter(|r| r.flags & hop::CAPTURE != 0) {
+                    starts = starts.or(r.starts[royal]);
+                    for (from, passed, before) in r.ways_from(royal, pieces) {
+                        zone = zone.or(self.way_zone(r.flags, from, passed, before as usize));
+                        read = read.or(passed);
+                        read.insert(from);
+                    }
+                }
+            }
+        }
+        let opponents = game.opponents[side].iter().fold(0u64, |m, &s| m | 1 << s);
+        let checks = game.opponents[side].iter().fold(0u64, |c, &s| c | (self.hopped_by(game, royal, s) as u64) << s);
+        self.hop_memo.kept = Some(HopKept { side, royal, out: self.out, zone, opponents, checks, read, starts });
+        true
+    }
+
+    /// In a child of the position that kept them ([`Position::keep_hops_for_children`]),
+    /// reached by `mv`: makes the kept answers known here when they hold, that is when `mv` is
+    /// a plain move, a drop or a pass that left from and landed on no cell they read and did not
+    /// bring a piece with hop rules onto a cell where a way to the royal piece starts (the
+    /// opponents' pieces on the ways, and the cells the ways pass, are then as they were). Until
+    /// [`Position::forget_hops`], [`Position::hop_zone`] and the check tests answer from them
+    /// when asked of this position's royal piece.
+    #[inline(always)]
+    pub(crate) fn know_hops(&mut self, game: &Game<B>, mv: Move) {
+        let Some(kept) = &self.hop_memo.kept else { return };
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        // (A drop adds a piece on `to`; a pass moves nothing. Other moves change cells beyond
+        // their two: a victim en passant, a rook, a stack.)
+        let plain = matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget | MoveKind::Drop | MoveKind::Pass) && mv.promotion == NO_PROMOTION;
+        let holds = plain
+            && !kept.read.has(from)
+            && !kept.read.has(to)
+            && kept.side == self.to_move
+            && kept.out == self.out
+            && (!kept.starts.has(to) || game.hoppers[self.board[to] as usize - 1].is_empty());
+        self.hop_memo.known = holds.then_some(self.occupied);
+    }
+
+    /// Ends [`Position::know_hops`] (before the move is unmade).
+    #[inline(always)]
+    pub(crate) fn forget_hops(&mut self) {
+        self.hop_memo.known = None;
+    }
+
+    /// Ends [`Position::keep_hops_for_children`].
+    #[inline(always)]
+    pub(crate) fn drop_kept_hops(&mut self) {
+        self.hop_memo.kept = None;
+        self.hop_memo.known = None;
+    }
+
+    /// What [`Position::know_hops`] made known, if it was for this position (the same side to
+    /// move, sides out and occupied cells) and its royal piece on `target`.
+    #[inline(always)]
+    fn known_hops(&self, target: usize) -> Option<&HopKept<B>> {
+        let m = &self.hop_memo;
+        let k = m.kept.as_ref()?;
+        (m.known == Some(self.occupied) && k.royal == target && k.side == self.to_move && k.out == self.out).then_some(k)
+    }
+
     /// The hop zone of `target` against the opponents of `side`: the cells where one move of
     /// `side` could make or unmake a capture on `target` by an enemy piece that stands where it
     /// is, by a rule walked along its lines ([`Position::way_zone`], way by way). A move of
     /// `side` that leaves from none of them and lands on none neither makes nor unmakes such a
     /// capture (the enemy pieces stay where they are).
     pub fn hop_zone(&self, game: &Game<B>, target: usize, side: usize) -> B {
+        if let Some(k) = self.known_hops(target).filter(|k| k.side == side) {
+            return k.zone;
+        }
         let mut zone = B::default();
         for &s in &game.opponents[side] {
             for &ck in &game.hop_cks[s] {
@@ -355,8 +472,9 @@ impl<B: CellSet> Position<B> {
     ///   empty and a screen on `before`: with none of them occupied, by a piece landing on
     ///   `before`; with one, by that piece leaving or a piece landing on `before`.
     ///
-    /// More pieces than that are more than one move can clear.
-    #[inline]
+    /// More pieces than that are more than one move can clear. (Inlined into its two callers,
+    /// as when it had one.)
+    #[inline(always)]
     fn way_zone(&self, flags: u8, from: usize, passed: B, before: usize) -> B {
         let on = self.occupied.and(passed);
         let whole = || {
@@ -398,6 +516,24 @@ impl<B: CellSet> Position<B> {
     /// piece on `target` of a kind it may take (any kind when `target` is empty).
     pub fn hopped_by(&self, game: &Game<B>, target: usize, side: usize) -> bool {
         self.hopped_by_on(game, target, side, self.occupied, B::default(), |c| self.board[c])
+    }
+
+    /// Whether [`Position::know_hops`] made known that no piece can capture the royal piece on
+    /// `target` by a hop. (A call of its own: inline in the check test it changed how the games
+    /// without hops compiled, orthodox +0.4 instructions a leaf.)
+    #[inline(never)]
+    pub(crate) fn hops_known_clear(&self, target: usize) -> bool {
+        self.known_hops(target).is_some_and(|k| k.checks == 0)
+    }
+
+    /// [`Position::hopped_by`], answered from [`Position::know_hops`] where that holds (for the
+    /// checks on the royal piece it was known for).
+    #[inline(always)]
+    pub(crate) fn hopped_by_or_known(&self, game: &Game<B>, target: usize, side: usize) -> bool {
+        match self.known_hops(target).filter(|k| k.opponents >> side & 1 != 0) {
+            Some(k) => k.checks >> side & 1 != 0,
+            None => self.hopped_by(game, target, side),
+        }
     }
 
     /// Whether, after the plain move `from` -> `to` of a piece of `side`'s opponent (no royal

@@ -596,7 +596,7 @@ impl<B: CellSet> Position<B> {
         // cell of the royal piece's hop zone (watched, below) leaves every hop check as it is: in
         // a hop check the unwatched moves stop nothing, out of one they stop what the tables say.
         let stops = lone_royal.filter(|_| in_check && !game.winding).map(|r| {
-            let hop_check = game.hopping && game.opponents[us].iter().any(|&s| !self.is_out(s) && self.hopped_by(game, r, s));
+            let hop_check = game.hopping && game.opponents[us].iter().any(|&s| !self.is_out(s) && self.hopped_by_or_known(game, r, s));
             if hop_check {
                 B::default()
             } else {

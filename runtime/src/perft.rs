@@ -84,24 +84,34 @@ impl<'t> Perft<'t> {
                 // The lines out of the next side's royal piece, walked once for the children
                 // and again in a child only where its move touched them (`crate::pins`). (Two
                 // loops: one loop matching `kept` per move cost orthodox and the soccer ball 0.5%.)
-                let kept = pos.royal_lines_for_children(game, pos.side_after(game, pos.to_move).0);
+                let next = pos.side_after(game, pos.to_move).0;
+                let kept = pos.royal_lines_for_children(game, next);
                 // Whether royal pieces face each other here, which every move made asks; in a
                 // game with a facing rule, also the cells that answer it: after a move that
                 // touched none of them the answer is the same.
                 let facing_read = pos.facing_read(game);
                 let faced = Some(facing_read.map_or_else(|| pos.royals_face(game), |(faced, _)| faced));
+                // With hops, the next side's hop zone and hop checks likewise (`crate::hops`).
+                let hops = game.hopping && pos.keep_hops_for_children(game, next);
                 match (facing_read.map(|(_, read)| read), kept) {
-                    (Some(read), kept) => {
+                    (read, kept) if read.is_some() || hops => {
                         for &mv in &moves {
                             let plain = matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget) && mv.promotion == NO_PROMOTION;
-                            let facing = faced.filter(|_| plain && !read.has(mv.from as usize) && !read.has(mv.to as usize));
+                            let facing = read.and_then(|read| faced.filter(|_| plain && !read.has(mv.from as usize) && !read.has(mv.to as usize)));
                             let undo = pos.make_unsettled(game, mv, faced);
                             let lines = kept.as_ref().filter(|k| k.applies_after(mv)).map(|k| (k, mv));
+                            if hops {
+                                pos.know_hops(game, mv);
+                            }
                             n += pos.count_legal_settling_facing(game, scratch, lines, facing);
+                            pos.forget_hops();
                             pos.unmake(game, &undo);
                         }
+                        if hops {
+                            pos.drop_kept_hops();
+                        }
                     }
-                    (None, Some(kept)) => {
+                    (_, Some(kept)) => {
                         for &mv in &moves {
                             let undo = pos.make_unsettled(game, mv, faced);
                             n += if kept.applies_after(mv) {
@@ -112,7 +122,7 @@ impl<'t> Perft<'t> {
                             pos.unmake(game, &undo);
                         }
                     }
-                    (None, None) => {
+                    (_, None) => {
                         for &mv in &moves {
                             let undo = pos.make_unsettled(game, mv, faced);
                             n += pos.count_legal_settling(game, scratch);
