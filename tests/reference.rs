@@ -146,10 +146,11 @@ fn runtime_agrees_with_reference_in_long_crowning_games() {
 /// winding (Webball's Mega-ringer): legality plays only the moves that change a cell it watches
 /// (runtime/src/hops.rs, `Position::wind_zone`), so every other move is judged by pins alone;
 /// long games reach the screens, discovered checks through screens and floods, and pins that
-/// this must get right. And three test boards: royal hoppers and royal winders under `royal-path
-/// unattacked`, whose hops, `takes` slides and winding moves pass cells, and winders in a game
-/// of three sides (a king in check from either opponent's flood).
-const WATCHED_EXAMPLES: [&str; 8] = [
+/// this must get right. And four test boards: royal hoppers and royal winders under `royal-path
+/// unattacked`, whose hops, `takes` slides and winding moves pass cells, and winders and hoppers
+/// in games of three sides (a king in check from either opponent's flood or hop, also from the
+/// side that moved before the last: perft's last ply takes hop checks from the parent).
+const WATCHED_EXAMPLES: [&str; 9] = [
     "examples/fairy/xiangqi.orbis",
     "examples/fairy/janggi.orbis",
     "examples/fairy/grasshopper.orbis",
@@ -158,6 +159,7 @@ const WATCHED_EXAMPLES: [&str; 8] = [
     "tests/hops/royal-hop-paths.orbis",
     "tests/hops/royal-wind-paths.orbis",
     "tests/hops/three-winders.orbis",
+    "tests/hops/three-cannons.orbis",
 ];
 
 #[test]
