@@ -249,7 +249,8 @@ impl<B: CellSet> Position<B> {
     /// (`Game::direct_reach`) are looked for first, inline with two sides and in one set for all
     /// opponents with more: most positions have none, and each side's own test would find none
     /// either. With winding rules, likewise an enemy winder in a zone that holds `target`
-    /// ([`Position::wind_threatened`]); with hops the test is always made. (The loop over
+    /// ([`Position::wind_threatened`]); with hops the test is made unless no hop check is known
+    /// (two sides, perft's last ply: [`Position::hops_known_clear`]). (The loop over
     /// opponents is repeated here rather than called: calling `attacked_directly_by_enemy`
     /// changed the code of two-sided games' counts, Webball +1.7 instructions a leaf.)
     #[inline(always)]

@@ -366,23 +366,7 @@ impl<B: CellSet> Position<B> {
         }
         let mut royals = self.royals(game, side);
         let Some(royal) = royals.pop().filter(|_| royals.is_empty()) else { return false };
-        let (mut zone, mut starts) = (B::default(), B::default());
-        let mut read = B::single(royal);
-        // As `hop_zone`, each way's cells read as well: its start and the cells it passes
-        // (their occupancy, and for the checks the kinds of its screens).
-        for &s in &game.opponents[side] {
-            for &ck in &game.hop_cks[s] {
-                let pieces = self.by_ck[ck as usize];
-                for r in game.hoppers[ck as usize].iter().filter(|r| r.flags & hop::CAPTURE != 0) {
-                    starts = starts.or(r.starts[royal]);
-                    for (from, passed, before) in r.ways_from(royal, pieces) {
-                        zone = zone.or(self.way_zone(r.flags, from, passed, before as usize));
-                        read = read.or(passed);
-                        read.insert(from);
-                    }
-                }
-            }
-        }
+        let (zone, read, starts) = self.hop_zone_read::<true>(game, royal, side);
         let opponents = game.opponents[side].iter().fold(0u64, |m, &s| m | 1 << s);
         let checks = game.opponents[side].iter().fold(0u64, |c, &s| c | (self.hopped_by(game, royal, s) as u64) << s);
         self.hop_memo.kept = Some(HopKept { side, royal, out: self.out, zone, opponents, checks, read, starts });
@@ -403,12 +387,9 @@ impl<B: CellSet> Position<B> {
         // (A drop adds a piece on `to`; a pass moves nothing. Other moves change cells beyond
         // their two: a victim en passant, a rook, a stack.)
         let plain = matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget | MoveKind::Drop | MoveKind::Pass) && mv.promotion == NO_PROMOTION;
-        let holds = plain
-            && !kept.read.has(from)
-            && !kept.read.has(to)
-            && kept.side == self.to_move
-            && kept.out == self.out
-            && (!kept.starts.has(to) || game.hoppers[self.board[to] as usize - 1].is_empty());
+        // (Whether this is the side and the sides out the answers were kept for, `known_hops`
+        // asks.)
+        let holds = plain && !kept.read.has(from) && !kept.read.has(to) && (!kept.starts.has(to) || game.hoppers[self.board[to] as usize - 1].is_empty());
         self.hop_memo.known = holds.then_some(self.occupied);
     }
 
@@ -443,21 +424,40 @@ impl<B: CellSet> Position<B> {
         if let Some(k) = self.known_hops(target).filter(|k| k.side == side) {
             return k.zone;
         }
-        let mut zone = B::default();
+        self.hop_zone_read::<false>(game, target, side).0
+    }
+
+    /// [`Position::hop_zone`] walked, and with `READ` the cells it depends on: each way's start
+    /// and the cells it passes (their occupancy, and for a hop check the kinds of its screens),
+    /// with `target`; and every cell where a way to `target` could start.
+    #[inline(always)]
+    fn hop_zone_read<const READ: bool>(&self, game: &Game<B>, target: usize, side: usize) -> (B, B, B) {
+        let (mut zone, mut read, mut starts) = (B::default(), B::default(), B::default());
+        if READ {
+            read.insert(target);
+        }
         for &s in &game.opponents[side] {
             for &ck in &game.hop_cks[s] {
                 let pieces = self.by_ck[ck as usize];
-                if pieces.is_empty() {
+                // (The starts count for kinds with no piece too: one may be dropped there.)
+                if !READ && pieces.is_empty() {
                     continue;
                 }
                 for r in game.hoppers[ck as usize].iter().filter(|r| r.flags & hop::CAPTURE != 0) {
+                    if READ {
+                        starts = starts.or(r.starts[target]);
+                    }
                     for (from, passed, before) in r.ways_from(target, pieces) {
                         zone = zone.or(self.way_zone(r.flags, from, passed, before as usize));
+                        if READ {
+                            read = read.or(passed);
+                            read.insert(from);
+                        }
                     }
                 }
             }
         }
-        zone
+        (zone, read, starts)
     }
 
     /// The cells where one move (a piece leaving one cell and landing on another) could make or
