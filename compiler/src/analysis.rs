@@ -68,8 +68,9 @@ pub fn analyze(variant: &Variant, sources: &Sources, ast: &ast::File, file_id: u
 
 /// An error when the initial position could not arise in play, as the runtime judges a position
 /// it reads (`Position::check`): the side before the first in turn order in check, a piece in a
-/// compulsory promotion zone of its own, a side without its royal piece. Play from it would begin with a move that
-/// answers no rule (taking a king), so it is refused as a position given to `--position` is.
+/// compulsory promotion zone of its own, a side without its royal piece. Play from it would
+/// begin with a move that answers no rule (taking a king), so it is refused as a position given
+/// to `--position` is.
 pub fn initial_position(variant: &Variant, tables: &orbis_runtime::Tables, file: &ast::File, file_id: usize) -> Option<Diagnostic<usize>> {
     let engine = orbis_runtime::Engine::new(tables.clone()).ok()?;
     let problem = engine.check_start().err()?;

@@ -223,8 +223,8 @@ impl Engine {
 
     /// Whether the variant's initial position could arise in play ([`Position::check`]: the side
     /// before the first in turn order not in check, no piece in a compulsory promotion zone of
-    /// its own, ...). The compiler
-    /// reports one that could not; the other requests take the initial position as it is.
+    /// its own, ...). The compiler reports one that could not; the other requests take the
+    /// initial position as it is.
     pub fn check_start(&self) -> Result<(), PositionError> {
         with_game!(self, g => Position::start(g).check(g))
     }
