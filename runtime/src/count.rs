@@ -51,7 +51,7 @@ impl<B: CellSet> Position<B> {
     /// by one. Positions where royal pieces face each other list every move; with hops or
     /// winding rules, the moves from or to a watched cell are listed and judged one by one.
     pub fn count_legal(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> u64 {
-        self.count_moves::<false>(game, scratch, None, None)
+        self.count_moves::<false, false>(game, scratch, None, None)
     }
 
     /// [`Position::count_legal`] of a position [`Position::make_unsettled`] left: when its side
@@ -67,7 +67,7 @@ impl<B: CellSet> Position<B> {
     /// `kept`, the parent's, and `mv`, the move made there (the caller has checked it with
     /// [`RoyalLines::applies_after`]; the settled position's count walks them again).
     pub(crate) fn count_legal_settling_kept(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: &RoyalLines<B>, mv: Move) -> u64 {
-        let n = self.count_moves::<false>(game, scratch, Some((kept, mv)), None);
+        let n = self.count_moves::<false, false>(game, scratch, Some((kept, mv)), None);
         self.settled_count(game, scratch, n)
     }
 
@@ -77,7 +77,7 @@ impl<B: CellSet> Position<B> {
     /// from `facing` when known (perft's last ply: the parent's answer, after a move that
     /// touched none of the cells it read, [`Position::facing_read`]).
     pub(crate) fn count_legal_settling_facing(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: Option<(&RoyalLines<B>, Move)>, facing: Option<bool>) -> u64 {
-        let n = self.count_moves::<false>(game, scratch, kept, facing);
+        let n = self.count_moves::<false, true>(game, scratch, kept, facing);
         self.settled_count(game, scratch, n)
     }
 
@@ -95,7 +95,7 @@ impl<B: CellSet> Position<B> {
     /// Whether the side to move has a legal move: [`Position::count_legal`], stopped at the first
     /// piece that has a move counted by set (eliminations ask this after every move).
     pub fn has_legal_move(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> bool {
-        self.surely_has_move(game, scratch) || self.count_moves::<true>(game, scratch, None, None) > 0
+        self.surely_has_move(game, scratch) || self.count_moves::<true, false>(game, scratch, None, None) > 0
     }
 
     /// A quick sufficient answer to [`Position::has_legal_move`], without pins or check stops:
@@ -119,7 +119,7 @@ impl<B: CellSet> Position<B> {
         let mut found = false;
         for from in free.iter() {
             let ck = self.board[from] as usize - 1;
-            let (mut targets, _, _) = self.piece_moves::<true>(game, ck, from, enemy, false, scratch);
+            let (mut targets, _, _) = self.piece_moves::<true, false>(game, ck, from, enemy, false, scratch);
             if let Some(p) = &game.promotion[ck] {
                 // (A move that may promote is as many moves as there are choices still open:
                 // perhaps none.)
@@ -137,9 +137,13 @@ impl<B: CellSet> Position<B> {
         found
     }
 
-    /// [`Position::count_legal`]; with `ANY`, a count that is only right as to being zero or not.
+    /// [`Position::count_legal`]; with `ANY`, a count that is only right as to being zero or not;
+    /// with `HOPS`, the kept hop destinations are read in place (`Position::hop_moves_inline`):
+    /// only in the count that perft's last ply calls in games with hops or a facing rule
+    /// ([`Position::count_legal_settling_facing`]), as in every count it changed how the other
+    /// games compiled (orthodox +0.6, Webball +2.0 instructions a leaf).
     #[inline(always)]
-    fn count_moves<const ANY: bool>(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: Option<(&RoyalLines<B>, Move)>, facing: Option<bool>) -> u64 {
+    fn count_moves<const ANY: bool, const HOPS: bool>(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: Option<(&RoyalLines<B>, Move)>, facing: Option<bool>) -> u64 {
         scratch.clear();
         // As in `legal_moves`: no moves once a side is bare; crowning moves judged by playing.
         if game.tables.rules.bare.is_some() && self.may_be_bare(game) && self.bare_side(game).is_some() {
@@ -178,13 +182,13 @@ impl<B: CellSet> Position<B> {
         // The cells the lone royal piece's moves found unattacked, and its own cell when it is
         // not in check: castling's cells that need no test.
         let (mut n, known_safe) = if ANY {
-            self.count_pieces::<true, true, true>(game, &judged, scratch)
+            self.count_pieces::<true, true, true, false>(game, &judged, scratch)
         } else if game.hopping || game.winding {
-            self.count_pieces::<true, false, false>(game, &judged, scratch)
+            self.count_pieces::<true, false, false, HOPS>(game, &judged, scratch)
         } else if B::CAPACITY == HOMING_WIDTH && game.homing {
-            self.count_pieces::<false, false, true>(game, &judged, scratch)
+            self.count_pieces::<false, false, true, false>(game, &judged, scratch)
         } else {
-            self.count_pieces::<false, false, false>(game, &judged, scratch)
+            self.count_pieces::<false, false, false, false>(game, &judged, scratch)
         };
         if ANY && n > 0 {
             return n;
@@ -230,9 +234,9 @@ impl<B: CellSet> Position<B> {
     /// `scratch` (see [`Position::count_legal`]); `WATCHED`: whether the game has hops or
     /// winding rules, whose watched cells are judged one by one; `ANY`: stop after the first
     /// piece with a move counted; `HOME`: whether plain slides back to the start are looked for
-    /// (`Game::homing`).
+    /// (`Game::homing`); `HOPS`: hop destinations read in place (see `count_moves`).
     #[inline(always)]
-    fn count_pieces<const WATCHED: bool, const ANY: bool, const HOME: bool>(&mut self, game: &Game<B>, j: &Judged<'_, B>, scratch: &mut Vec<Move>) -> (u64, B) {
+    fn count_pieces<const WATCHED: bool, const ANY: bool, const HOME: bool, const HOPS: bool>(&mut self, game: &Game<B>, j: &Judged<'_, B>, scratch: &mut Vec<Move>) -> (u64, B) {
         let (enemy, enemy_unroyal) = self.targets(game);
         let us = self.to_move;
         let Judged { l, one_by_one, stops, lone_royal, watched } = *j;
@@ -313,7 +317,7 @@ impl<B: CellSet> Position<B> {
                 }
                 let mut by_set = !one_by_one.has(from);
                 let listed = scratch.len();
-                let (mut targets, mut sets_ep, mut stationary) = self.piece_moves::<HOME>(game, ck, from, enemy, !by_set, scratch);
+                let (mut targets, mut sets_ep, mut stationary) = self.piece_moves::<HOME, HOPS>(game, ck, from, enemy, !by_set, scratch);
                 // With hops or winding rules: every move of a piece on a watched cell is judged
                 // one by one, and the moves of any other piece onto one.
                 let mut pins_decide = true;
@@ -327,7 +331,7 @@ impl<B: CellSet> Position<B> {
                             // once).
                             scratch.truncate(listed);
                             by_set = false;
-                            (targets, sets_ep, stationary) = self.piece_moves::<HOME>(game, ck, from, enemy, true, scratch);
+                            (targets, sets_ep, stationary) = self.piece_moves::<HOME, HOPS>(game, ck, from, enemy, true, scratch);
                         }
                         for to in targets.and(watched).iter() {
                             self.push(game, ck, from, to, MoveKind::Normal, 0, scratch);

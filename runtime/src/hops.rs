@@ -272,7 +272,16 @@ impl<B: CellSet> Position<B> {
 
     /// The destinations of the hop rules of `ck` from `from`: (quiet cells, captures of pieces in
     /// `enemy`).
+    #[inline(never)]
     pub fn hop_moves(&self, game: &Game<B>, ck: usize, from: usize, enemy: B) -> (B, B) {
+        self.hop_moves_inline(game, ck, from, enemy)
+    }
+
+    /// [`Position::hop_moves`] in place, for perft's last ply in games with hops
+    /// (`Position::count_legal_settling_facing`): most calls read the kept entry back, and the
+    /// call was about half of such an answer's instructions. (The walk is a call.)
+    #[inline(always)]
+    pub(crate) fn hop_moves_inline(&self, game: &Game<B>, ck: usize, from: usize, enemy: B) -> (B, B) {
         let Some(memo) = &game.hop_memo[ck] else {
             return self.hop_walk(game, ck, from, enemy);
         };
@@ -288,6 +297,12 @@ impl<B: CellSet> Position<B> {
         if self.occupied.and(k.read) == k.occupied && apart.and(k.read) == k.apart {
             return (k.quiet, k.capture.and(enemy));
         }
+        self.hop_walk_kept(game, ck, from, enemy, kept, apart)
+    }
+
+    /// [`Position::hop_moves`] when the entry `kept` no longer holds: walked, and kept anew.
+    #[inline(never)]
+    fn hop_walk_kept(&self, game: &Game<B>, ck: usize, from: usize, enemy: B, kept: &Cell<Kept<B>>, apart: B) -> (B, B) {
         let (quiet, capture, read) = self.hop_walk_read(game, ck, from);
         kept.set(Kept { read, occupied: self.occupied.and(read), apart: apart.and(read), quiet, capture });
         (quiet, capture.and(enemy))
@@ -323,6 +338,7 @@ impl<B: CellSet> Position<B> {
     }
 
     /// [`Position::hop_moves`], walked along the lines.
+    #[inline(never)]
     fn hop_walk(&self, game: &Game<B>, ck: usize, from: usize, enemy: B) -> (B, B) {
         let (mut quiet, mut capture) = (B::default(), B::default());
         for r in &game.hoppers[ck] {

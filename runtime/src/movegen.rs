@@ -120,7 +120,7 @@ impl<B: CellSet> Position<B> {
         for from in self.by_side[self.to_move].iter() {
             let ck = self.board[from] as usize - 1;
             let enemy = if game.any_no_check && game.no_check[ck] { enemy_unroyal } else { enemy };
-            let (targets, _, stationary) = self.piece_moves::<true>(game, ck, from, enemy, true, out);
+            let (targets, _, stationary) = self.piece_moves::<true, false>(game, ck, from, enemy, true, out);
             for to in targets.iter() {
                 self.push(game, ck, from, to, MoveKind::Normal, 0, out);
             }
@@ -135,9 +135,10 @@ impl<B: CellSet> Position<B> {
     /// (quiet or capturing `enemy`), the cells of its moves that set en-passant cells (appended
     /// to `out` instead when `list`), and whether it may make a stationary move; its captures en
     /// passant are appended to `out`. `HOME`: whether plain slides back to the start are looked
-    /// for (`Game::homing`: the count passes `false` in the games with none).
+    /// for (`Game::homing`: the count passes `false` in the games with none); `HOPS`: whether
+    /// hop destinations are read in place (`Position::count_moves`).
     #[inline(always)]
-    pub(crate) fn piece_moves<const HOME: bool>(&self, game: &Game<B>, ck: usize, from: usize, enemy: B, list: bool, out: &mut Vec<Move>) -> (B, B, bool) {
+    pub(crate) fn piece_moves<const HOME: bool, const HOPS: bool>(&self, game: &Game<B>, ck: usize, from: usize, enemy: B, list: bool, out: &mut Vec<Move>) -> (B, B, bool) {
         let m = &game.piece_moves[ck * game.cells + from];
         debug_assert!(HOME || !(m.homing && m.plain_slides), "a slide back to the start overlooked");
         let occupied = self.occupied;
@@ -272,7 +273,7 @@ impl<B: CellSet> Position<B> {
                 }
             }
             if !game.hoppers[ck].is_empty() {
-                let (q, c) = self.hop_moves(game, ck, from, enemy);
+                let (q, c) = if HOPS { self.hop_moves_inline(game, ck, from, enemy) } else { self.hop_moves(game, ck, from, enemy) };
                 quiet = quiet.or(q);
                 capture = capture.or(c);
             }
