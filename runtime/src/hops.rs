@@ -308,12 +308,49 @@ impl<B: CellSet> Position<B> {
         (quiet, capture.and(enemy))
     }
 
+    /// A `next` hop rule's landing cell on `line` (the grasshopper's): the cell just past the
+    /// first piece, when there is one and the rule may hop over that piece. With `READ`, the
+    /// cells it looked at are added to `read` (up to the screen, and the landing cell).
+    #[inline(always)]
+    fn past_next_screen<const READ: bool>(&self, game: &Game<B>, r: &HopRule<B>, line: &[u16], read: &mut B) -> Option<usize> {
+        let mut s = 0;
+        loop {
+            let c = *line.get(s)? as usize;
+            if READ {
+                read.insert(c);
+            }
+            if self.occupied.has(c) {
+                break;
+            }
+            s += 1;
+        }
+        // (The cell past the screen looked for before the screen's kind: on a line that ends at
+        // the screen there is no hop to judge.)
+        let c = *line.get(s + 1)? as usize;
+        if !(r.any_over || r.over >> Self::kind_of_code(game, self.board[line[s] as usize]) & 1 != 0) {
+            return None;
+        }
+        if READ {
+            read.insert(c);
+        }
+        Some(c)
+    }
+
     /// [`Position::hop_walk`] for a kind of `Game::hop_memo`, capturing any piece it may take
     /// (met with the enemy pieces after), with the cells read.
     fn hop_walk_read(&self, game: &Game<B>, ck: usize, from: usize) -> (B, B, B) {
         let (mut quiet, mut capture, mut read) = (B::default(), B::default(), B::default());
         for r in &game.hoppers[ck] {
             let (screen, next) = (r.flags & hop::SCREEN != 0, r.flags & hop::NEXT != 0);
+            if screen && next {
+                // (The grasshopper's.) Only the cell just past the screen: no walk beyond.
+                for line in &r.lines[from] {
+                    if let Some(c) = self.past_next_screen::<true>(game, r, line, &mut read) {
+                        self.hop_lands(game, r, c, self.occupied, &mut quiet, &mut capture);
+                    }
+                }
+                continue;
+            }
             for line in &r.lines[from] {
                 let mut past = !screen;
                 for &c in line.iter() {
@@ -345,12 +382,8 @@ impl<B: CellSet> Position<B> {
             if r.flags & (hop::SCREEN | hop::NEXT) == hop::SCREEN | hop::NEXT {
                 // (The grasshopper's.) Only the cell just past the screen: no walk beyond.
                 for line in &r.lines[from] {
-                    // (The cell past the screen looked for before the screen's kind: on a line
-                    // that ends at the screen there is no hop to judge.)
-                    let Some(s) = line.iter().position(|&c| self.occupied.has(c as usize)) else { continue };
-                    let Some(&c) = line.get(s + 1) else { continue };
-                    if r.any_over || r.over >> Self::kind_of_code(game, self.board[line[s] as usize]) & 1 != 0 {
-                        self.hop_lands(game, r, c as usize, enemy, &mut quiet, &mut capture);
+                    if let Some(c) = self.past_next_screen::<false>(game, r, line, &mut B::default()) {
+                        self.hop_lands(game, r, c, enemy, &mut quiet, &mut capture);
                     }
                 }
                 continue;
