@@ -408,8 +408,7 @@ impl<B: CellSet> Position<B> {
     /// [`Position::drop_kept_hops`]). Whether it kept them: not with stacks (a move off one
     /// uncovers a piece) nor without a lone royal piece.
     pub(crate) fn keep_hops_for_children(&mut self, game: &Game<B>, side: usize) -> bool {
-        self.hop_memo.kept = None;
-        self.hop_memo.known = None;
+        self.drop_kept_hops();
         if game.stacks {
             return false;
         }
