@@ -653,6 +653,13 @@ impl Frontend {
                             ]);
                             continue;
                         }
+                        if pieces[p].crowns.is_empty() && ast_pieces[p].captured_as.is_some() {
+                            let label = self.primary(sym.span, "a promoted piece (`captured-as`)");
+                            self.error(format!("`{}` cannot start in the hand", sym.text), vec![label], vec![
+                                "note: a hand holds unpromoted pieces: a captured promoted piece goes there as the piece it names in `captured-as`".into(),
+                            ]);
+                            continue;
+                        }
                         if !pieces[p].crowns.is_empty() && hand.contains(&p) {
                             let label = self.primary(sym.span, "a second one");
                             self.error(
