@@ -27,6 +27,11 @@ pub struct Hands<B> {
     pub no_mate: Vec<bool>,
     /// Per cell: the cells of its grid file (empty without a grid).
     pub file: Vec<B>,
+    /// The kinds (bit `k`) that may ever be in a hand: neither royal nor promoted (`captured-as`)
+    /// nor crowned, as a capture, a FEN hand (`Game::holdable`) and the table checks of a start
+    /// hand allow (a game with drops has two sides, so at most 32 kinds). The drops loop over
+    /// these only (half of Shogi's kinds are promoted ones).
+    pub droppable: u64,
     /// Per ck: the cells where a dropped piece counts as unmoved (where its side's setup has a
     /// piece of its kind, castling cells excepted: as FEN reads positions).
     pub virgin: Vec<B>,
@@ -50,7 +55,13 @@ impl<B: CellSet> Hands<B> {
             no_mate: vec![false; sides * kinds],
             file: vec![B::default(); cells],
             virgin: vec![B::default(); sides * kinds],
+            droppable: 0,
         };
+        for (k, kind) in tables.kinds.iter().enumerate() {
+            if k < 64 && !kind.royal && kind.captured_as.is_none() && kind.crowned.is_none() {
+                h.droppable |= 1 << k;
+            }
+        }
         if let Some(g) = &tables.grid {
             let w = g.width as usize;
             for x in 0..w {
@@ -118,9 +129,12 @@ impl<B: CellSet> Position<B> {
     pub(crate) fn drops(&mut self, game: &Game<B>, h: &Hands<B>, check: Option<(bool, Option<B>, B)>, mut out: Option<&mut Vec<Move>>) -> u64 {
         let us = self.to_move;
         let mut n = 0;
-        for k in 0..game.kinds {
+        let mut kinds = h.droppable;
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
             let ck = us * game.kinds + k;
-            if self.hand[ck] == 0 || game.royal[ck] {
+            if self.hand[ck] == 0 {
                 continue;
             }
             let mut targets = h.cells[ck].and_not(self.occupied);
@@ -196,15 +210,11 @@ impl<B: CellSet> Position<B> {
         ok
     }
 
-    /// Whether the drop checkmates: the opponent to move is in check and has no legal move.
+    /// Whether the drop checkmates: the opponent to move is in check and has no legal move
+    /// (asked as [`Position::has_legal_move`], which stops at the first move it counts).
     fn drop_mates(&mut self, game: &Game<B>, mv: Move) -> bool {
         let undo = self.make_move(game, mv);
-        let mut mate = self.in_check(game, self.to_move);
-        if mate {
-            let mut replies = Vec::new();
-            self.legal_moves(game, &mut replies);
-            mate = replies.is_empty();
-        }
+        let mate = self.in_check(game, self.to_move) && !self.has_legal_move(game, &mut Vec::new());
         self.unmake(game, &undo);
         mate
     }
