@@ -128,33 +128,28 @@ impl<B: CellSet> Position<B> {
     /// screen).
     #[inline(never)]
     pub(crate) fn drops(&mut self, game: &Game<B>, h: &Hands<B>, check: Option<(bool, Option<B>, B)>, out: Option<&mut Vec<Move>>) -> u64 {
-        // The kinds held: most positions hold none, and are answered here, without the set-up
-        // of the loop over held kinds.
+        // Most positions hold nothing: answered here, without the set-up of the loop over
+        // the kinds held (the bytes or-ed together, which compiles without a branch a kind).
         let base = self.to_move * game.kinds;
-        let mut held = 0u64;
+        if self.hand[base..base + game.kinds].iter().fold(0, |a, &n| a | n) == 0 {
+            return 0;
+        }
+        self.drops_held(game, h, check, out)
+    }
+
+    /// [`Position::drops`] when the side holds a piece.
+    #[inline(never)]
+    fn drops_held(&mut self, game: &Game<B>, h: &Hands<B>, check: Option<(bool, Option<B>, B)>, mut out: Option<&mut Vec<Move>>) -> u64 {
+        let us = self.to_move;
+        let mut n = 0;
         let mut kinds = h.droppable;
         while kinds != 0 {
             let k = kinds.trailing_zeros() as usize;
             kinds &= kinds - 1;
-            if self.hand[base + k] != 0 {
-                held |= 1 << k;
-            }
-        }
-        if held == 0 {
-            return 0;
-        }
-        self.drops_held(game, h, held, check, out)
-    }
-
-    /// [`Position::drops`] of the kinds `held` (bit `k`), each held at least once.
-    #[inline(never)]
-    fn drops_held(&mut self, game: &Game<B>, h: &Hands<B>, mut held: u64, check: Option<(bool, Option<B>, B)>, mut out: Option<&mut Vec<Move>>) -> u64 {
-        let us = self.to_move;
-        let mut n = 0;
-        while held != 0 {
-            let k = held.trailing_zeros() as usize;
-            held &= held - 1;
             let ck = us * game.kinds + k;
+            if self.hand[ck] == 0 {
+                continue;
+            }
             let mut targets = h.cells[ck].and_not(self.occupied);
             if h.one_per_file[ck] {
                 for c in self.by_ck[ck].iter() {
