@@ -58,7 +58,7 @@ impl<B: CellSet> Hands<B> {
             droppable: 0,
         };
         for (k, kind) in tables.kinds.iter().enumerate() {
-            if k < 64 && !kind.royal && kind.captured_as.is_none() && kind.crowned.is_none() {
+            if k < 64 && droppable(kind) {
                 h.droppable |= 1 << k;
             }
         }
@@ -233,6 +233,12 @@ impl<B: CellSet> Position<B> {
     }
 }
 
+/// Whether a game with drops may hold `kind` in a hand: neither royal nor a promoted form
+/// (`captured-as`) nor crowned ([`Hands::droppable`], `Game::holdable`).
+fn droppable(kind: &crate::tables::KindInfo) -> bool {
+    !kind.royal && kind.captured_as.is_none() && kind.crowned.is_none()
+}
+
 /// The drop of kind `kind` (not colored) from the hand onto `to`.
 pub fn drop_move(to: usize, kind: usize) -> Move {
     Move { from: to as u16, to: to as u16, kind: MoveKind::Drop, promotion: NO_PROMOTION, aux: kind as u32 }
@@ -265,7 +271,7 @@ impl<B: CellSet> Game<B> {
     /// promoted form.
     pub(crate) fn holdable(&self, kind: usize) -> bool {
         let k = &self.tables.kinds[kind];
-        !k.crowns.is_empty() || (self.hands.is_some() && !k.royal && k.captured_as.is_none() && k.crowned.is_none())
+        !k.crowns.is_empty() || (self.hands.is_some() && droppable(k))
     }
 
     /// The piece of a FEN board token starting with `ch` (`P`, `p`, `+P`, `Q~`), taking its
