@@ -311,3 +311,27 @@ fn pin_along_a_line_through_the_pinned_cell_twice() {
         assert_eq!(engine.perft(Some(position), depth).unwrap(), perft(&v, &p, depth), "perft({depth})");
     }
 }
+
+/// When a game is loaded, a ray whose cells begin another ray of the same piece, which lands
+/// wherever it lands, is dropped, and the cells a lame leap passes become landing cells where
+/// the piece lands on them anyway (`simplify_runs` in runtime/src/game_build.rs). Pieces where
+/// either would change the moves, checked against the reference: a two-step along a line the
+/// piece slides only quietly (its capture stays), one along a line it slides only to capture
+/// (its quiet move stays), and a lame leap past a cell the piece also steps to.
+#[test]
+fn runtime_agrees_with_reference_on_rays_that_share_cells() {
+    let path = "examples/orthodox.orbis";
+    let source = std::fs::read_to_string(common::root().join(path)).unwrap();
+    let source = source
+        .replace("piece Rook R { slide orth }", "piece Rook R { move-only slide orth  step orth then step straight }")
+        .replace("piece Bishop B { slide diag }", "piece Bishop B { capture-only slide diag  move-only step diag then step straight }")
+        .replace("piece Knight N { leap step orth then step turn +-1 }", "piece Knight N { step orth then step turn +-1  step orth }");
+    let v = common::variant_from(path, &source);
+    let engine = orbis_runtime::Engine::new(orbis_compiler::lower::lower(&v)).unwrap();
+    for fen in ["4k3/8/2b5/1r3p2/3R4/2p5/1B3N2/4K3 w - - 0 1", "4k3/8/2b5/1r3p2/3R4/2p5/1B3N2/4K3 b - - 0 1", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"] {
+        let p = from_general(&v, &engine.general_text(Some(fen)).unwrap());
+        for depth in 1..=3 {
+            assert_eq!(engine.perft(Some(fen), depth).unwrap(), perft(&v, &p, depth), "{fen} perft({depth})");
+        }
+    }
+}

@@ -186,12 +186,79 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
         }
         m.ep_only = specials.len() as u32;
         specials.extend(ep_only);
+        if tables.transit.is_empty() {
+            simplify_runs(&m, &mut runs);
+        }
         m.slides.1 = runs.len() as u32;
         classify_slides(&mut m, &runs, from as usize, by_reach);
         m.specials.1 = specials.len() as u32;
         piece_moves.push(m);
     }
     (piece_moves, runs, specials)
+}
+
+/// Rewrites the slide runs of the piece `m` (those from `m.slides.0` to the end of `runs`)
+/// without changing its moves, so that more pieces' slides are plain (`classify_slides`) and
+/// read as one reach rather than walked run by run: a ray whose cells are the first cells of
+/// another ray of the piece, which lands wherever it lands, is dropped (Webball's Ringer steps
+/// then steps along a ring it also slides round); and a run of cells that a lame leap passes
+/// becomes a landing run where the piece lands on each of those cells anyway, whatever the
+/// board: a leap there, or the first cell of one of its rays (the Ringer's step to the
+/// connector it may also cross). Pieces with slides back to the start are left as they are.
+fn simplify_runs<B: CellSet>(m: &PieceMoves<B>, runs: &mut Vec<SlideRun>) {
+    let start = m.slides.0 as usize;
+    if runs[start..].iter().any(|r| r.returns) {
+        return;
+    }
+    // The rays (runs sharing `next`), each as its cells in walk order with the run they are in.
+    let mut rays: Vec<(std::ops::Range<usize>, Vec<(u16, usize)>)> = Vec::new();
+    let mut i = start;
+    while i < runs.len() {
+        let end = runs[i].next as usize;
+        let mut cells = Vec::new();
+        for (j, r) in runs.iter().enumerate().take(end).skip(i) {
+            let mut bits = r.run.mask;
+            while bits != 0 {
+                let b = if r.run.up { bits.trailing_zeros() } else { 63 - bits.leading_zeros() };
+                bits &= !(1u64 << b);
+                cells.push((r.run.word as u16 * 64 + b as u16, j));
+            }
+        }
+        rays.push((i..end, cells));
+        i = end;
+    }
+    // Ray `a` is covered by ray `b` when its cells begin `b`'s and `b` lands (quietly, by
+    // capture) on each cell where `a` does: `b` reaches each of them under the same condition.
+    let covers = |b: &[(u16, usize)], a: &[(u16, usize)]| {
+        a.len() <= b.len()
+            && a.iter().zip(b).all(|(&(ca, ra), &(cb, rb))| ca == cb && (!runs[ra].quiet || runs[rb].quiet) && (!runs[ra].capture || runs[rb].capture))
+    };
+    let mut kept = vec![true; rays.len()];
+    for a in 0..rays.len() {
+        kept[a] = !(0..rays.len()).any(|b| b != a && kept[b] && covers(&rays[b].1, &rays[a].1));
+    }
+    // The cells the piece lands on whatever the board: its leaps both ways, and the first cell
+    // of a ray that lands there both ways.
+    let mut always = m.leap_quiet.and(m.leap_capture);
+    for (ray, cells) in rays.iter().zip(&kept).filter(|&(_, &k)| k).map(|(r, _)| r) {
+        let first = &runs[ray.start];
+        if first.quiet && first.capture && (cells[0].0 as usize) < B::CAPACITY {
+            always.insert(cells[0].0 as usize);
+        }
+    }
+    let mut out = Vec::with_capacity(runs.len() - start);
+    for ((ray, cells), _) in rays.iter().zip(&kept).filter(|&(_, &k)| k) {
+        let next = (start + out.len() + ray.len()) as u32;
+        for j in ray.clone() {
+            let mut r = runs[j];
+            if !r.quiet && !r.capture && cells.iter().filter(|&&(_, rj)| rj == j).all(|&(c, _)| (c as usize) < B::CAPACITY && always.has(c as usize)) {
+                (r.quiet, r.capture) = (true, true);
+            }
+            out.push(SlideRun { next, ..r });
+        }
+    }
+    runs.truncate(start);
+    runs.extend(out);
 }
 
 /// Whether slides back to the start may be plain slides, their stationary moves read from the
