@@ -225,17 +225,18 @@ impl<const W: usize> CellSet for Wide<W> {
         }
         None
     }
-    /// Up to five words, the words are shifted down as each empties (`word` counts those
+    /// With three words, the words are shifted down as each empties (`word` counts those
     /// passed), so that the first is always the one read: indexed by constants, a walked set's
     /// words stay in registers, where an index that moves on kept them in memory (Webball -6.3
-    /// instructions a leaf, the 8x8 cubes -0.4 to -1.5; docs/performance.md). With eight, the
-    /// shifts cost more than they save: `word` indexes the word reached, the lower ones empty.
+    /// instructions a leaf; docs/performance.md). With more, the shifts cost about what they
+    /// save (the 8x8 cubes +0.7 to +1.6 in the `orbis` binary): `word` indexes the word
+    /// reached, the lower ones empty.
     #[inline]
     fn pop_from(&mut self, word: &mut usize) -> Option<usize> {
         if W <= 2 {
             return self.pop();
         }
-        if W > 5 {
+        if W > 3 {
             while *word < W {
                 let w = self.0[*word];
                 if w != 0 {
