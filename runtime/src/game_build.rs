@@ -210,8 +210,10 @@ fn simplify_runs<B: CellSet>(m: &PieceMoves<B>, runs: &mut Vec<SlideRun>) {
     if runs[start..].iter().any(|r| r.returns) {
         return;
     }
-    // The rays (runs sharing `next`), each as its cells in walk order with the run they are in.
-    let mut rays: Vec<(std::ops::Range<usize>, Vec<(u16, usize)>)> = Vec::new();
+    // The rays (runs sharing `next`), each as its runs and its cells in walk order with the
+    // run they are in.
+    type RayCells = (std::ops::Range<usize>, Vec<(u16, usize)>);
+    let mut rays: Vec<RayCells> = Vec::new();
     let mut i = start;
     while i < runs.len() {
         let end = runs[i].next as usize;
