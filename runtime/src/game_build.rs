@@ -244,8 +244,8 @@ fn simplify_runs<B: CellSet>(m: &PieceMoves<B>, runs: &mut Vec<SlideRun>) {
     let mut always = m.leap_quiet.and(m.leap_capture);
     for (ray, cells) in rays.iter().zip(&kept).filter(|&(_, &k)| k).map(|(r, _)| r) {
         let first = &runs[ray.start];
-        if first.quiet && first.capture && (cells[0].0 as usize) < B::CAPACITY {
-            always.insert(cells[0].0 as usize);
+        if let Some(&(c, _)) = cells.first().filter(|&&(c, _)| first.quiet && first.capture && (c as usize) < B::CAPACITY) {
+            always.insert(c as usize);
         }
     }
     let mut out = Vec::with_capacity(runs.len() - start);
