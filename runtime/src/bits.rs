@@ -228,8 +228,8 @@ impl<const W: usize> CellSet for Wide<W> {
     /// With three words, the words are shifted down as each empties (`word` counts those
     /// passed), so that the first is always the one read: indexed by constants, a walked set's
     /// words stay in registers, where an index that moves on kept them in memory (Webball -6.3
-    /// instructions a leaf; docs/performance.md). With more, the shifts cost about what they
-    /// save (the 8x8 cubes +0.7 to +1.6 in the `orbis` binary): `word` indexes the word
+    /// instructions a leaf; docs/performance.md). With more, the shifts cost more than they
+    /// save in the `orbis` binary (the 8x8 cubes +0.7 to +1.6): `word` indexes the word
     /// reached, the lower ones empty.
     #[inline]
     fn pop_from(&mut self, word: &mut usize) -> Option<usize> {
