@@ -76,6 +76,18 @@ impl Segment {
             Some(self.mask & (!0u64 << (63 - hit.leading_zeros())))
         }
     }
+
+    /// The run's cells in the order a slide meets them (for building tables, not generation).
+    pub fn cells(&self) -> impl Iterator<Item = u16> {
+        let (mut bits, up, base) = (self.mask, self.up, self.word as u16 * 64);
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let b = if up { bits.trailing_zeros() } else { 63 - bits.leading_zeros() };
+                bits &= !(1u64 << b);
+                base + b as u16
+            })
+        })
+    }
 }
 
 /// A piece's moves from one cell, sorted for generation (built from its rays when the game is

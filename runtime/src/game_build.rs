@@ -217,15 +217,7 @@ fn simplify_runs<B: CellSet>(m: &PieceMoves<B>, runs: &mut Vec<SlideRun>) {
     let mut i = start;
     while i < runs.len() {
         let end = runs[i].next as usize;
-        let mut cells = Vec::new();
-        for (j, r) in runs.iter().enumerate().take(end).skip(i) {
-            let mut bits = r.run.mask;
-            while bits != 0 {
-                let b = if r.run.up { bits.trailing_zeros() } else { 63 - bits.leading_zeros() };
-                bits &= !(1u64 << b);
-                cells.push((r.run.word as u16 * 64 + b as u16, j));
-            }
-        }
+        let cells = (i..end).flat_map(|j| runs[j].run.cells().map(move |c| (c, j))).collect();
         rays.push((i..end, cells));
         i = end;
     }
@@ -249,11 +241,12 @@ fn simplify_runs<B: CellSet>(m: &PieceMoves<B>, runs: &mut Vec<SlideRun>) {
         }
     }
     let mut out = Vec::with_capacity(runs.len() - start);
-    for ((ray, cells), _) in rays.iter().zip(&kept).filter(|&(_, &k)| k) {
+    for ((ray, _), _) in rays.iter().zip(&kept).filter(|&(_, &k)| k) {
         let next = (start + out.len() + ray.len()) as u32;
         for j in ray.clone() {
             let mut r = runs[j];
-            if !r.quiet && !r.capture && cells.iter().filter(|&&(_, rj)| rj == j).all(|&(c, _)| (c as usize) < B::CAPACITY && always.has(c as usize)) {
+            let k = r.run.word as usize;
+            if !r.quiet && !r.capture && k * 64 < B::CAPACITY && r.run.mask & !always.word(k) == 0 {
                 (r.quiet, r.capture) = (true, true);
             }
             out.push(SlideRun { next, ..r });

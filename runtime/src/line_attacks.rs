@@ -69,12 +69,7 @@ pub(crate) fn lines_as_slides<B: CellSet>(tables: &Tables, piece_moves: &[PieceM
         // cells are counted once, as a line is found once.
         let (mut slide, mut before) = (Vec::new(), Vec::new());
         for (n, r) in runs.iter().enumerate() {
-            let mut bits = r.run.mask;
-            while bits != 0 {
-                let b = if r.run.up { bits.trailing_zeros() } else { 63 - bits.leading_zeros() };
-                bits &= !(1u64 << b);
-                slide.push(r.run.word as u16 * 64 + b as u16);
-            }
+            slide.extend(r.run.cells());
             if runs.get(n + 1).is_some_and(|next| next.next == r.next) {
                 continue;
             }
