@@ -6,6 +6,7 @@
 
 use crate::bits::CellSet;
 use crate::game::{leaps, Game, HOMING_WIDTH};
+use crate::kept_leaps::KeptLeaps;
 use crate::movegen::Legality;
 use crate::pins::RoyalLines;
 use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
@@ -51,7 +52,7 @@ impl<B: CellSet> Position<B> {
     /// by one. Positions where royal pieces face each other list every move; with hops or
     /// winding rules, the moves from or to a watched cell are listed and judged one by one.
     pub fn count_legal(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> u64 {
-        self.count_moves::<false, false>(game, scratch, None, None)
+        self.count_moves::<false, false, false>(game, scratch, None, None, None)
     }
 
     /// [`Position::count_legal`] of a position [`Position::make_unsettled`] left: when its side
@@ -63,11 +64,25 @@ impl<B: CellSet> Position<B> {
         self.settled_count(game, scratch, n)
     }
 
+    /// [`Position::count_legal_settling`] in perft's last ply, with the leapers' counts of
+    /// `leaps`, kept in the parent where `mv` was made ([`KeptLeaps`]).
+    pub(crate) fn count_legal_settling_leaps(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, leaps: &KeptLeaps<B>, mv: Move) -> u64 {
+        let n = self.count_moves::<false, false, true>(game, scratch, None, None, Some((leaps, mv)));
+        self.settled_count(game, scratch, n)
+    }
+
     /// [`Position::count_legal_settling`] with the lines out of the lone royal piece taken from
     /// `kept`, the parent's, and `mv`, the move made there (the caller has checked it with
     /// [`RoyalLines::applies_after`]; the settled position's count walks them again).
     pub(crate) fn count_legal_settling_kept(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: &RoyalLines<B>, mv: Move) -> u64 {
-        let n = self.count_moves::<false, false>(game, scratch, Some((kept, mv)), None);
+        let n = self.count_moves::<false, false, false>(game, scratch, Some((kept, mv)), None, None);
+        self.settled_count(game, scratch, n)
+    }
+
+    /// [`Position::count_legal_settling_kept`] with the leapers' counts of `leaps` too
+    /// ([`Position::count_legal_settling_leaps`]).
+    pub(crate) fn count_legal_settling_kept_leaps(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: &RoyalLines<B>, mv: Move, leaps: &KeptLeaps<B>) -> u64 {
+        let n = self.count_moves::<false, false, true>(game, scratch, Some((kept, mv)), None, Some((leaps, mv)));
         self.settled_count(game, scratch, n)
     }
 
@@ -77,7 +92,7 @@ impl<B: CellSet> Position<B> {
     /// from `facing` when known (perft's last ply: the parent's answer, after a move that
     /// touched none of the cells it read, [`Position::facing_read`]).
     pub(crate) fn count_legal_settling_facing(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: Option<(&RoyalLines<B>, Move)>, facing: Option<bool>) -> u64 {
-        let n = self.count_moves::<false, true>(game, scratch, kept, facing);
+        let n = self.count_moves::<false, true, false>(game, scratch, kept, facing, None);
         self.settled_count(game, scratch, n)
     }
 
@@ -95,7 +110,7 @@ impl<B: CellSet> Position<B> {
     /// Whether the side to move has a legal move: [`Position::count_legal`], stopped at the first
     /// piece that has a move counted by set (eliminations ask this after every move).
     pub fn has_legal_move(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> bool {
-        self.surely_has_move(game, scratch) || self.count_moves::<true, false>(game, scratch, None, None) > 0
+        self.surely_has_move(game, scratch) || self.count_moves::<true, false, false>(game, scratch, None, None, None) > 0
     }
 
     /// A quick sufficient answer to [`Position::has_legal_move`], without pins or check stops:
@@ -143,7 +158,7 @@ impl<B: CellSet> Position<B> {
     /// ([`Position::count_legal_settling_facing`]), as in every count it changed how the other
     /// games compiled (orthodox +0.6, Webball +2.0 instructions a leaf).
     #[inline(always)]
-    fn count_moves<const ANY: bool, const HOPS: bool>(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: Option<(&RoyalLines<B>, Move)>, facing: Option<bool>) -> u64 {
+    fn count_moves<const ANY: bool, const HOPS: bool, const KEEP: bool>(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: Option<(&RoyalLines<B>, Move)>, facing: Option<bool>, leaps: Option<(&KeptLeaps<B>, Move)>) -> u64 {
         scratch.clear();
         // As in `legal_moves`: no moves once a side is bare; crowning moves judged by playing.
         if game.tables.rules.bare.is_some() && self.may_be_bare(game) && self.bare_side(game).is_some() {
@@ -175,6 +190,15 @@ impl<B: CellSet> Position<B> {
             Some(l) => (l.suspect.unwrap_or(self.by_side[us]).or(self.by_side[us].and(l.watched)), l.stops, l.lone_royal, l.watched),
         };
         let judged = Judged { l, one_by_one, stops, lone_royal, watched };
+        // The leapers whose counts the parent kept (`crate::kept_leaps`), where their moves are
+        // counted by set as there (out of check, no cell watched, not judged one by one): counted
+        // from those counts, and hidden from the count of the pieces.
+        let mut held = (B::default(), 0);
+        if KEEP {
+            if let Some((k, mv)) = leaps.filter(|_| stops.is_none() && watched.is_empty()) {
+                held = k.hide(self, mv, one_by_one);
+            }
+        }
         // Plain slides back to the start are looked for only in the games that have them
         // (`Game::homing`: never with hops or winding rules, only on `HOMING_WIDTH`).
         // The watched cells' handling is compiled only into the games that have any.
@@ -190,6 +214,12 @@ impl<B: CellSet> Position<B> {
         } else {
             self.count_pieces::<false, false, false, false>(game, &judged, scratch)
         };
+        if KEEP {
+            if let Some((k, _)) = leaps.filter(|_| !held.0.is_empty()) {
+                k.show(self, held.0);
+                n += held.1;
+            }
+        }
         if ANY && n > 0 {
             return n;
         }

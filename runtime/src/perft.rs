@@ -12,6 +12,7 @@
 
 use crate::bits::CellSet;
 use crate::game::Game;
+use crate::kept_leaps::KeptLeaps;
 use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
@@ -47,10 +48,11 @@ impl<'t> Perft<'t> {
         if depth == 0 {
             return 1;
         }
-        self.recurse(game, pos, depth, 0)
+        let mut leaps = KeptLeaps::new(game, pos);
+        self.recurse(game, pos, depth, 0, &mut leaps)
     }
 
-    fn recurse<B: CellSet>(&mut self, game: &Game<B>, pos: &mut Position<B>, depth: usize, ply: usize) -> u64 {
+    fn recurse<B: CellSet>(&mut self, game: &Game<B>, pos: &mut Position<B>, depth: usize, ply: usize, leaps: &mut KeptLeaps<B>) -> u64 {
         // Counts one ply deep cost less to make than to look up.
         let key = match self.table {
             Some(t) if depth >= 2 => {
@@ -93,6 +95,9 @@ impl<'t> Perft<'t> {
                 let faced = Some(facing_read.map_or_else(|| pos.royals_face(game), |(faced, _)| faced));
                 // With hops, the next side's hop zone and hop checks likewise (`crate::hops`).
                 let hops = game.hopping && pos.keep_hops_for_children(game, next);
+                // The next side's leapers counted once for all the children (`crate::kept_leaps`).
+                leaps.keep(game, pos, next);
+                let leaps = &*leaps;
                 match (facing_read.map(|(_, read)| read), kept) {
                     (read, kept) if read.is_some() || hops => {
                         for &mv in &moves {
@@ -115,7 +120,13 @@ impl<'t> Perft<'t> {
                         for &mv in &moves {
                             let undo = pos.make_unsettled(game, mv, faced);
                             n += if kept.applies_after(mv) {
-                                pos.count_legal_settling_kept(game, scratch, &kept, mv)
+                                if leaps.enabled {
+                                    pos.count_legal_settling_kept_leaps(game, scratch, &kept, mv, leaps)
+                                } else {
+                                    pos.count_legal_settling_kept(game, scratch, &kept, mv)
+                                }
+                            } else if leaps.enabled {
+                                pos.count_legal_settling_leaps(game, scratch, leaps, mv)
                             } else {
                                 pos.count_legal_settling(game, scratch)
                             };
@@ -125,7 +136,11 @@ impl<'t> Perft<'t> {
                     (_, None) => {
                         for &mv in &moves {
                             let undo = pos.make_unsettled(game, mv, faced);
-                            n += pos.count_legal_settling(game, scratch);
+                            n += if leaps.enabled {
+                                pos.count_legal_settling_leaps(game, scratch, leaps, mv)
+                            } else {
+                                pos.count_legal_settling(game, scratch)
+                            };
                             pos.unmake(game, &undo);
                         }
                     }
@@ -133,7 +148,7 @@ impl<'t> Perft<'t> {
             } else {
                 for &mv in &moves {
                     let undo = pos.make(game, mv);
-                    n += self.recurse(game, pos, depth - 1, ply + 1);
+                    n += self.recurse(game, pos, depth - 1, ply + 1, leaps);
                     pos.unmake(game, &undo);
                 }
             }
