@@ -6,7 +6,7 @@
 
 use crate::bits::CellSet;
 use crate::game::{leaps, Game, HOMING_WIDTH};
-use crate::kept_leaps::KeptLeaps;
+use crate::kept_counts::KeptCounts;
 use crate::movegen::Legality;
 use crate::pins::RoyalLines;
 use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
@@ -64,10 +64,10 @@ impl<B: CellSet> Position<B> {
         self.settled_count(game, scratch, n)
     }
 
-    /// [`Position::count_legal_settling`] in perft's last ply, with the leapers' counts of
-    /// `leaps`, kept in the parent where `mv` was made ([`KeptLeaps`]).
-    pub(crate) fn count_legal_settling_leaps(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, leaps: &KeptLeaps<B>, mv: Move) -> u64 {
-        let n = self.count_moves::<false, false, true>(game, scratch, None, None, Some((leaps, mv)));
+    /// [`Position::count_legal_settling`] in perft's last ply, with the pieces' counts of
+    /// `counts`, kept in the parent where `mv` was made ([`KeptCounts`]).
+    pub(crate) fn count_legal_settling_counts(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, counts: &KeptCounts<B>, mv: Move) -> u64 {
+        let n = self.count_moves::<false, false, true>(game, scratch, None, None, Some((counts, mv)));
         self.settled_count(game, scratch, n)
     }
 
@@ -79,10 +79,10 @@ impl<B: CellSet> Position<B> {
         self.settled_count(game, scratch, n)
     }
 
-    /// [`Position::count_legal_settling_kept`] with the leapers' counts of `leaps` too
-    /// ([`Position::count_legal_settling_leaps`]).
-    pub(crate) fn count_legal_settling_kept_leaps(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: &RoyalLines<B>, mv: Move, leaps: &KeptLeaps<B>) -> u64 {
-        let n = self.count_moves::<false, false, true>(game, scratch, Some((kept, mv)), None, Some((leaps, mv)));
+    /// [`Position::count_legal_settling_kept`] with the pieces' counts of `counts` too
+    /// ([`Position::count_legal_settling_counts`]).
+    pub(crate) fn count_legal_settling_kept_counts(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: &RoyalLines<B>, mv: Move, counts: &KeptCounts<B>) -> u64 {
+        let n = self.count_moves::<false, false, true>(game, scratch, Some((kept, mv)), None, Some((counts, mv)));
         self.settled_count(game, scratch, n)
     }
 
@@ -90,9 +90,10 @@ impl<B: CellSet> Position<B> {
     /// taking the lines out of the lone royal piece from `kept` as
     /// [`Position::count_legal_settling_kept`] does, and whether royal pieces face each other
     /// from `facing` when known (perft's last ply: the parent's answer, after a move that
-    /// touched none of the cells it read, [`Position::facing_read`]).
-    pub(crate) fn count_legal_settling_facing(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: Option<(&RoyalLines<B>, Move)>, facing: Option<bool>) -> u64 {
-        let n = self.count_moves::<false, true, false>(game, scratch, kept, facing, None);
+    /// touched none of the cells it read, [`Position::facing_read`]); and with the pieces'
+    /// counts of `counts` when they are kept (also in the games with hops or winding rules).
+    pub(crate) fn count_legal_settling_facing(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: Option<(&RoyalLines<B>, Move)>, facing: Option<bool>, counts: Option<(&KeptCounts<B>, Move)>) -> u64 {
+        let n = self.count_moves::<false, true, true>(game, scratch, kept, facing, counts);
         self.settled_count(game, scratch, n)
     }
 
@@ -158,7 +159,7 @@ impl<B: CellSet> Position<B> {
     /// ([`Position::count_legal_settling_facing`]), as in every count it changed how the other
     /// games compiled (orthodox +0.6, Webball +2.0 instructions a leaf).
     #[inline(always)]
-    fn count_moves<const ANY: bool, const HOPS: bool, const KEEP: bool>(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: Option<(&RoyalLines<B>, Move)>, facing: Option<bool>, leaps: Option<(&KeptLeaps<B>, Move)>) -> u64 {
+    fn count_moves<const ANY: bool, const HOPS: bool, const KEEP: bool>(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: Option<(&RoyalLines<B>, Move)>, facing: Option<bool>, counts: Option<(&KeptCounts<B>, Move)>) -> u64 {
         scratch.clear();
         // As in `legal_moves`: no moves once a side is bare; crowning moves judged by playing.
         if game.tables.rules.bare.is_some() && self.may_be_bare(game) && self.bare_side(game).is_some() {
@@ -190,12 +191,12 @@ impl<B: CellSet> Position<B> {
             Some(l) => (l.suspect.unwrap_or(self.by_side[us]).or(self.by_side[us].and(l.watched)), l.stops, l.lone_royal, l.watched),
         };
         let judged = Judged { l, one_by_one, stops, lone_royal, watched };
-        // The leapers whose counts the parent kept (`crate::kept_leaps`), where their moves are
+        // The pieces whose counts the parent kept (`crate::kept_counts`), where their moves are
         // counted by set as there (out of check, no cell watched, not judged one by one): counted
         // from those counts, and hidden from the count of the pieces.
         let mut held = (B::default(), 0);
         if KEEP {
-            if let Some((k, mv)) = leaps.filter(|_| stops.is_none() && watched.is_empty()) {
+            if let Some((k, mv)) = counts.filter(|_| stops.is_none() && watched.is_empty()) {
                 held = k.hide(self, mv, one_by_one);
             }
         }
@@ -215,7 +216,7 @@ impl<B: CellSet> Position<B> {
             self.count_pieces::<false, false, false, false>(game, &judged, scratch)
         };
         if KEEP {
-            if let Some((k, _)) = leaps.filter(|_| !held.0.is_empty()) {
+            if let Some((k, _)) = counts.filter(|_| !held.0.is_empty()) {
                 k.show(self, held.0);
                 n += held.1;
             }
@@ -254,7 +255,7 @@ impl<B: CellSet> Position<B> {
     /// 1 when an initial step to `to`, passing `pass`, is open (both cells empty) and, in
     /// check, stops it; else 0.
     #[inline(always)]
-    fn initial_step_open(&self, to: u16, pass: u16, stops: Option<B>) -> u64 {
+    pub(crate) fn initial_step_open(&self, to: u16, pass: u16, stops: Option<B>) -> u64 {
         let (c, pass) = (to as usize, pass as usize);
         // (`&`, not `&&`: each condition depends on the board, and branches on them mispredict.)
         (!self.occupied.has(c) & !self.occupied.has(pass) & stops.is_none_or(|s| s.has(c))) as u64

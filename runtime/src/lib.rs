@@ -20,7 +20,7 @@ pub mod inspect;
 mod line_attacks;
 pub mod movegen;
 mod count;
-mod kept_leaps;
+mod kept_counts;
 pub mod notation;
 pub mod outcome;
 pub mod passing;

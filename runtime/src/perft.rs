@@ -12,7 +12,7 @@
 
 use crate::bits::CellSet;
 use crate::game::Game;
-use crate::kept_leaps::KeptLeaps;
+use crate::kept_counts::KeptCounts;
 use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
@@ -48,11 +48,11 @@ impl<'t> Perft<'t> {
         if depth == 0 {
             return 1;
         }
-        let mut leaps = KeptLeaps::new(game, pos);
-        self.recurse(game, pos, depth, 0, &mut leaps)
+        let mut counts = KeptCounts::new(game, pos);
+        self.recurse(game, pos, depth, 0, &mut counts)
     }
 
-    fn recurse<B: CellSet>(&mut self, game: &Game<B>, pos: &mut Position<B>, depth: usize, ply: usize, leaps: &mut KeptLeaps<B>) -> u64 {
+    fn recurse<B: CellSet>(&mut self, game: &Game<B>, pos: &mut Position<B>, depth: usize, ply: usize, counts: &mut KeptCounts<B>) -> u64 {
         // Counts one ply deep cost less to make than to look up.
         let key = match self.table {
             Some(t) if depth >= 2 => {
@@ -95,9 +95,9 @@ impl<'t> Perft<'t> {
                 let faced = Some(facing_read.map_or_else(|| pos.royals_face(game), |(faced, _)| faced));
                 // With hops, the next side's hop zone and hop checks likewise (`crate::hops`).
                 let hops = game.hopping && pos.keep_hops_for_children(game, next);
-                // The next side's leapers counted once for all the children (`crate::kept_leaps`).
-                leaps.keep(game, pos, next);
-                let leaps = &*leaps;
+                // The next side's pieces counted once for all the children (`crate::kept_counts`).
+                counts.keep(game, pos, next);
+                let counts = &*counts;
                 match (facing_read.map(|(_, read)| read), kept) {
                     (read, kept) if read.is_some() || hops => {
                         for &mv in &moves {
@@ -108,7 +108,7 @@ impl<'t> Perft<'t> {
                             if hops {
                                 pos.know_hops(game, mv);
                             }
-                            n += pos.count_legal_settling_facing(game, scratch, lines, facing);
+                            n += pos.count_legal_settling_facing(game, scratch, lines, facing, counts.enabled.then_some((counts, mv)));
                             pos.forget_hops();
                             pos.unmake(game, &undo);
                         }
@@ -120,13 +120,13 @@ impl<'t> Perft<'t> {
                         for &mv in &moves {
                             let undo = pos.make_unsettled(game, mv, faced);
                             n += if kept.applies_after(mv) {
-                                if leaps.enabled {
-                                    pos.count_legal_settling_kept_leaps(game, scratch, &kept, mv, leaps)
+                                if counts.enabled {
+                                    pos.count_legal_settling_kept_counts(game, scratch, &kept, mv, counts)
                                 } else {
                                     pos.count_legal_settling_kept(game, scratch, &kept, mv)
                                 }
-                            } else if leaps.enabled {
-                                pos.count_legal_settling_leaps(game, scratch, leaps, mv)
+                            } else if counts.enabled {
+                                pos.count_legal_settling_counts(game, scratch, counts, mv)
                             } else {
                                 pos.count_legal_settling(game, scratch)
                             };
@@ -136,8 +136,8 @@ impl<'t> Perft<'t> {
                     (_, None) => {
                         for &mv in &moves {
                             let undo = pos.make_unsettled(game, mv, faced);
-                            n += if leaps.enabled {
-                                pos.count_legal_settling_leaps(game, scratch, leaps, mv)
+                            n += if counts.enabled {
+                                pos.count_legal_settling_counts(game, scratch, counts, mv)
                             } else {
                                 pos.count_legal_settling(game, scratch)
                             };
@@ -148,7 +148,7 @@ impl<'t> Perft<'t> {
             } else {
                 for &mv in &moves {
                     let undo = pos.make(game, mv);
-                    n += self.recurse(game, pos, depth - 1, ply + 1, leaps);
+                    n += self.recurse(game, pos, depth - 1, ply + 1, counts);
                     pos.unmake(game, &undo);
                 }
             }

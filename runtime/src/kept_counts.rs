@@ -1,0 +1,204 @@
+//! Pieces' counts kept for perft's last ply. Above the last ply, every child is the position
+//! after one move of the side to move there; the next side's pieces are the same in all of them.
+//! The moves of a plain leaper (`leaps::PLAIN`), of a pawn with initial steps (`leaps::INITIAL`)
+//! and of a rider with no special ray depend only on the cells they look at: their
+//! destinations, the cells a step must find empty, the cells a slide passes and the one that
+//! blocks it. Counted once here, such a piece's count holds in every child whose move touched
+//! neither its cell nor a cell it looked at, where legality counts its moves by set (no check,
+//! no watched cell, not judged one by one: `Position::count_legal`). The count takes such pieces
+//! off their kinds' sets while it walks the others (`KeptCounts::hide`), so that its own code is
+//! as it was: an argument or a test added to the walk made the games that keep nothing compile
+//! differently (the 8x8 cubes +5 instructions a leaf).
+
+use crate::bits::CellSet;
+use crate::game::{leaps, Game};
+use crate::position::{Move, MoveKind, Position};
+
+/// The fewest pieces a side keeps counts for (see [`KeptCounts::new`]).
+const MIN_KEPT: usize = 5;
+
+/// The next side's pieces counted in the position above the last ply, and, per cell, the pieces
+/// whose count depends on it.
+pub(crate) struct KeptCounts<B> {
+    /// Whether counts are kept at all (see [`KeptCounts::new`]).
+    pub enabled: bool,
+    /// The cells of the pieces counted (see [`KeptCounts::keepable`]).
+    cached: B,
+    /// Those of `cached` with initial steps (`leaps::INITIAL`), whose counts do not hold after
+    /// a move that sets en-passant cells (they may capture there).
+    initial: B,
+    /// Per cell: the number of moves of the piece there (as counted by set).
+    count: Vec<u16>,
+    /// Per cell: the cells of the pieces that stand on it or look at it.
+    affected: Vec<B>,
+    /// The cells whose `affected` entry is set, cleared at the next `keep`.
+    touched: Vec<u16>,
+    /// The colored kinds counted, each with the cells of its pieces counted.
+    kinds: Vec<(usize, B)>,
+}
+
+impl<B: CellSet> KeptCounts<B> {
+    /// Keeping counts pays where each side has at least `MIN_KEPT` pieces to keep, judged from
+    /// `pos`, the count's root (with four, keeping cost Minishogi 0.9 instructions a leaf and
+    /// saved nothing). Only in two-sided games where every piece may capture every enemy piece
+    /// (a side's targets are the other side's pieces).
+    pub(crate) fn new(game: &Game<B>, pos: &Position<B>) -> Self {
+        let enabled = game.sides == 2
+            && !game.any_no_check
+            // (A promotion limited by the kinds captured counts the side's pieces, hidden ones
+            // too: `KeptCounts::hide`.)
+            && game.promotion.iter().flatten().all(|p| p.limit.iter().all(|&l| l == u32::MAX))
+            && (0..2).all(|s| Self::keepable_pieces(game, pos, s) >= MIN_KEPT);
+        let cells = if enabled { game.cells } else { 0 };
+        KeptCounts { enabled, cached: B::default(), initial: B::default(), count: vec![0; cells], affected: vec![B::default(); cells], touched: Vec::new(), kinds: Vec::new() }
+    }
+
+    /// The number of `side`'s pieces in `pos` whose counts would be kept.
+    fn keepable_pieces(game: &Game<B>, pos: &Position<B>, side: usize) -> usize {
+        (0..game.kinds)
+            .map(|k| side * game.kinds + k)
+            .map(|ck| pos.by_ck[ck].iter().filter(|&from| Self::keepable(game, ck, from)).count())
+            .sum()
+    }
+
+    /// Whether the count of the piece `ck` on `from` may be kept: a plain leaper there, a pawn
+    /// with initial steps (`leaps::INITIAL`), or a piece with slides and leaps only (no special
+    /// ray, no winding or hop rule, no slide back to its start), that may not promote
+    /// (promotions count as many moves as there are choices open) and is not royal (a royal
+    /// piece's moves are judged one by one).
+    #[inline(always)]
+    fn keepable(game: &Game<B>, ck: usize, from: usize) -> bool {
+        let m = &game.piece_moves[ck * game.cells + from];
+        let rider = m.leaper == leaps::NO && m.specials.0 == m.specials.1 && !m.homing && !((game.winding || game.hopping) && game.walked[ck]);
+        (m.leaper != leaps::NO || rider) && !game.royal[ck] && !(game.promotion[ck].is_some() && m.may_promote)
+    }
+
+    /// Counts the moves of `side`'s keepable pieces in `pos` as `side` will count them in each
+    /// child of `pos` (where `side` is to move and its targets are the other side's pieces);
+    /// none where counts are not kept (`enabled`).
+    pub(crate) fn keep(&mut self, game: &Game<B>, pos: &Position<B>, side: usize) {
+        for &c in &self.touched {
+            self.affected[c as usize] = B::default();
+        }
+        self.touched.clear();
+        self.cached = B::default();
+        self.initial = B::default();
+        self.kinds.clear();
+        if !self.enabled || side == pos.to_move {
+            return;
+        }
+        let enemy = pos.by_side[1 - side];
+        let occupied = pos.occupied;
+        for k in 0..game.kinds {
+            let ck = side * game.kinds + k;
+            let mut of_kind = B::default();
+            for from in pos.by_ck[ck].iter() {
+                if !Self::keepable(game, ck, from) {
+                    continue;
+                }
+                of_kind.insert(from);
+                let m = &game.piece_moves[ck * game.cells + from];
+                let t = m.leap_quiet.and_not(occupied).or(m.leap_capture.and(enemy));
+                let (n, deps) = if m.leaper == leaps::PLAIN {
+                    (t.count() as u64, m.leap_quiet.or(m.leap_capture))
+                } else if m.leaper == leaps::INITIAL {
+                    // Its initial steps while unmoved, as `Position::count_pieces` counts them.
+                    self.initial.insert(from);
+                    let mut deps = m.leap_quiet.or(m.leap_capture);
+                    let mut steps = 0;
+                    if pos.virgin.has(from) {
+                        for sp in &game.specials[m.specials.0 as usize..m.ep_only as usize] {
+                            deps.insert(sp.to as usize);
+                            deps.insert(sp.pass as usize);
+                            steps += pos.initial_step_open(sp.to, sp.pass, None);
+                        }
+                    }
+                    (t.count() as u64 + steps, deps)
+                } else {
+                    // (No special ray, no walk: nothing is listed.) The cells its slides look at.
+                    let (t, _, _) = pos.piece_moves::<false, false>(game, ck, from, enemy, false, &mut Vec::new());
+                    (t.count() as u64, m.leap_quiet.or(m.leap_capture).or(slide_cells(game, m, occupied)))
+                };
+                self.count[from] = n as u16;
+                self.cached.insert(from);
+                // (Its own cell too: a move there captures it.)
+                for c in deps.or(B::single(from)).iter() {
+                    if self.affected[c].is_empty() {
+                        self.touched.push(c as u16);
+                    }
+                    self.affected[c].insert(from);
+                }
+            }
+            if !of_kind.is_empty() {
+                self.kinds.push((ck, of_kind));
+            }
+        }
+    }
+
+    /// In the child after `mv`, the position kept: takes the pieces whose kept count holds
+    /// (but those in `one_by_one`, whose moves are judged one by one) off their kinds' sets
+    /// (`Position::by_ck`), so that the count of the pieces passes them, and returns them with
+    /// the sum of their counts. [`KeptCounts::show`] puts them back.
+    #[inline(always)]
+    pub(crate) fn hide(&self, pos: &mut Position<B>, mv: Move, one_by_one: B) -> (B, u64) {
+        let held = self.holding_after(mv).and_not(one_by_one);
+        if held.is_empty() {
+            return (held, 0);
+        }
+        let mut n = 0;
+        for c in held.iter() {
+            n += self.count[c] as u64;
+        }
+        for &(ck, _) in &self.kinds {
+            pos.by_ck[ck] = pos.by_ck[ck].and_not(held);
+        }
+        (held, n)
+    }
+
+    /// Puts back the pieces [`KeptCounts::hide`] took off.
+    #[inline(always)]
+    pub(crate) fn show(&self, pos: &mut Position<B>, held: B) {
+        for &(ck, of_kind) in &self.kinds {
+            pos.by_ck[ck] = pos.by_ck[ck].or(held.and(of_kind));
+        }
+    }
+
+    /// The pieces whose kept count holds in the child after `mv`, a move of the position
+    /// kept: a plain move changes only its two cells (a capture en passant, castling, a drop
+    /// or a crowning more, or another piece: none holds); after one that sets en-passant cells,
+    /// not those of pawns with initial steps (they may capture there).
+    #[inline(always)]
+    fn holding_after(&self, mv: Move) -> B {
+        let cached = match mv.kind {
+            MoveKind::Normal => self.cached,
+            MoveKind::EnPassantTarget => self.cached.and_not(self.initial),
+            _ => return B::default(),
+        };
+        cached.and_not(self.affected[mv.from as usize].or(self.affected[mv.to as usize]))
+    }
+}
+
+/// The cells the slide runs of `m` look at with `occupied`: those passed and the blockers
+/// (for plain slides their reach, `Game::slide_reach`).
+fn slide_cells<B: CellSet>(game: &Game<B>, m: &crate::game::PieceMoves<B>, occupied: B) -> B {
+    if m.plain_slides {
+        return game.slide_reach(m, occupied);
+    }
+    let runs = &game.slide_runs[m.slides.0 as usize..m.slides.1 as usize];
+    let base = m.slides.0 as usize;
+    let mut cells = B::default();
+    let mut i = 0;
+    while let Some(r) = runs.get(i) {
+        let k = r.run.word as usize;
+        let (passed, blocker) = r.run.walk(occupied.word(k));
+        cells.or_word(k, passed);
+        match blocker {
+            None => i += 1,
+            Some(b) => {
+                cells.or_word(k, 1 << b);
+                i = r.next as usize - base;
+            }
+        }
+    }
+    cells
+}
