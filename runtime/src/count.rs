@@ -15,7 +15,7 @@ impl<B: CellSet> Position<B> {
     /// The legal moves of the piece `ck` on `from` to the cells `t` (judged by set: in check,
     /// only those of `stops`), promotions counted as [`Position::push`] lists them.
     #[inline(always)]
-    fn count_by_set(&self, game: &Game<B>, ck: usize, from: usize, t: B, stops: Option<B>, promotion: Option<&crate::game::Promotion<B>>) -> u64 {
+    pub(crate) fn count_by_set(&self, game: &Game<B>, ck: usize, from: usize, t: B, stops: Option<B>, promotion: Option<&crate::game::Promotion<B>>) -> u64 {
         if t.is_empty() {
             return 0;
         }

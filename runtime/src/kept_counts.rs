@@ -40,15 +40,14 @@ pub(crate) struct KeptCounts<B> {
 impl<B: CellSet> KeptCounts<B> {
     /// Keeping counts pays where each side has at least `MIN_KEPT` pieces to keep, judged from
     /// `pos`, the count's root (with four, keeping cost Minishogi 0.9 instructions a leaf and
-    /// saved nothing). Only in two-sided games where every piece may capture every enemy piece
-    /// (a side's targets are the other side's pieces).
+    /// saved nothing). With any number of sides: the next side's targets are those it may
+    /// capture in the position kept (`Position::targets_of`, cannot-check pieces' without the
+    /// royal ones).
     pub(crate) fn new(game: &Game<B>, pos: &Position<B>) -> Self {
-        let enabled = game.sides == 2
-            && !game.any_no_check
-            // (A promotion limited by the kinds captured counts the side's pieces, hidden ones
-            // too: `KeptCounts::hide`.)
-            && game.promotion.iter().flatten().all(|p| p.limit.iter().all(|&l| l == u32::MAX))
-            && (0..2).all(|s| Self::keepable_pieces(game, pos, s) >= MIN_KEPT);
+        // (A promotion limited by the kinds captured counts the side's pieces, hidden ones too:
+        // `KeptCounts::hide`.)
+        let enabled = game.promotion.iter().flatten().all(|p| p.limit.iter().all(|&l| l == u32::MAX))
+            && (0..game.sides).all(|s| pos.is_out(s) || Self::keepable_pieces(game, pos, s) >= MIN_KEPT);
         let cells = if enabled { game.cells } else { 0 };
         KeptCounts { enabled, cached: B::default(), initial: B::default(), count: vec![0; cells], affected: vec![B::default(); cells], touched: Vec::new(), kinds: Vec::new() }
     }
@@ -63,19 +62,20 @@ impl<B: CellSet> KeptCounts<B> {
 
     /// Whether the count of the piece `ck` on `from` may be kept: a plain leaper there, a pawn
     /// with initial steps (`leaps::INITIAL`), or a piece with slides and leaps only (no special
-    /// ray, no winding or hop rule, no slide back to its start), that may not promote
-    /// (promotions count as many moves as there are choices open) and is not royal (a royal
-    /// piece's moves are judged one by one).
+    /// ray, no winding or hop rule, no slide back to its start), that is not royal (a royal
+    /// piece's moves are judged one by one). A piece that may promote is kept too: its
+    /// promotions count one move per choice, and `new` keeps nothing where choices have limits.
     #[inline(always)]
     fn keepable(game: &Game<B>, ck: usize, from: usize) -> bool {
         let m = &game.piece_moves[ck * game.cells + from];
         let rider = m.leaper == leaps::NO && m.specials.0 == m.specials.1 && !m.homing && !((game.winding || game.hopping) && game.walked[ck]);
-        (m.leaper != leaps::NO || rider) && !game.royal[ck] && !(game.promotion[ck].is_some() && m.may_promote)
+        (m.leaper != leaps::NO || rider) && !game.royal[ck]
     }
 
     /// Counts the moves of `side`'s keepable pieces in `pos` as `side` will count them in each
-    /// child of `pos` (where `side` is to move and its targets are the other side's pieces);
-    /// none where counts are not kept (`enabled`).
+    /// child of `pos` (where `side` is to move and its targets are those it may capture here:
+    /// a plain move changes them only on its two cells, which the pieces looking at them do
+    /// not keep); none where counts are not kept (`enabled`).
     pub(crate) fn keep(&mut self, game: &Game<B>, pos: &Position<B>, side: usize) {
         for &c in &self.touched {
             self.affected[c as usize] = B::default();
@@ -87,7 +87,7 @@ impl<B: CellSet> KeptCounts<B> {
         if !self.enabled || side == pos.to_move {
             return;
         }
-        let enemy = pos.by_side[1 - side];
+        let (enemy, enemy_unroyal) = pos.targets_of(game, side);
         let occupied = pos.occupied;
         for k in 0..game.kinds {
             let ck = side * game.kinds + k;
@@ -97,10 +97,11 @@ impl<B: CellSet> KeptCounts<B> {
                     continue;
                 }
                 of_kind.insert(from);
+                let enemy = if game.any_no_check && game.no_check[ck] { enemy_unroyal } else { enemy };
                 let m = &game.piece_moves[ck * game.cells + from];
-                let t = m.leap_quiet.and_not(occupied).or(m.leap_capture.and(enemy));
-                let (n, deps) = if m.leaper == leaps::PLAIN {
-                    (t.count() as u64, m.leap_quiet.or(m.leap_capture))
+                let leaps = || m.leap_quiet.and_not(occupied).or(m.leap_capture.and(enemy));
+                let (t, steps, deps) = if m.leaper == leaps::PLAIN {
+                    (leaps(), 0, m.leap_quiet.or(m.leap_capture))
                 } else if m.leaper == leaps::INITIAL {
                     // Its initial steps while unmoved, as `Position::count_pieces` counts them.
                     self.initial.insert(from);
@@ -113,12 +114,18 @@ impl<B: CellSet> KeptCounts<B> {
                             steps += pos.initial_step_open(sp.to, sp.pass, None);
                         }
                     }
-                    (t.count() as u64 + steps, deps)
+                    (leaps(), steps, deps)
                 } else {
                     // (No special ray, no walk: nothing is listed.) The cells its slides look at.
                     let (t, _, _) = pos.piece_moves::<false, false>(game, ck, from, enemy, false, &mut Vec::new());
-                    (t.count() as u64, m.leap_quiet.or(m.leap_capture).or(slide_cells(game, m, occupied)))
+                    (t, 0, m.leap_quiet.or(m.leap_capture).or(slide_cells(game, m, occupied)))
                 };
+                // (Promotions as the count counts them: one move per choice, which without
+                // limits on the choices does not depend on the position.)
+                let n = match &game.promotion[ck] {
+                    Some(p) if m.may_promote => pos.count_by_set(game, ck, from, t, None, Some(p)),
+                    _ => t.count() as u64,
+                } + steps;
                 self.count[from] = n as u16;
                 self.cached.insert(from);
                 // (Its own cell too: a move there captures it.)

@@ -85,19 +85,25 @@ impl<B: CellSet> Position<B> {
     /// cannot check may capture (not the royal ones).
     #[inline(always)]
     pub(crate) fn targets(&self, game: &Game<B>) -> (B, B) {
-        if game.sides == 2 && !game.any_no_check {
-            // (Most games: the other side's pieces, found without a call.)
-            let enemy = self.by_side[1 - self.to_move];
-            return (enemy, enemy);
-        }
-        self.targets_apart(game)
+        self.targets_of(game, self.to_move)
     }
 
-    /// [`Position::targets`] with more than two sides or pieces that cannot check.
+    /// [`Position::targets`] of `us` (the side to move, or for perft's kept counts the next
+    /// one).
+    #[inline(always)]
+    pub(crate) fn targets_of(&self, game: &Game<B>, us: usize) -> (B, B) {
+        if game.sides == 2 && !game.any_no_check {
+            // (Most games: the other side's pieces, found without a call.)
+            let enemy = self.by_side[1 - us];
+            return (enemy, enemy);
+        }
+        self.targets_apart(game, us)
+    }
+
+    /// [`Position::targets_of`] with more than two sides or pieces that cannot check.
     #[inline(never)]
-    fn targets_apart(&self, game: &Game<B>) -> (B, B) {
-        let us = self.to_move;
-        let enemy = self.capturable(game);
+    fn targets_apart(&self, game: &Game<B>, us: usize) -> (B, B) {
+        let enemy = self.capturable_by(game, us);
         // Pieces that cannot check may not capture a royal piece either.
         let enemy_unroyal = if game.any_no_check && game.sides == 2 {
             enemy.and_not(self.royals(game, 1 - us))

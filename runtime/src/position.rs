@@ -292,10 +292,17 @@ impl<B: CellSet> Position<B> {
     /// of a side that is out.
     #[inline(always)]
     pub fn capturable(&self, game: &Game<B>) -> B {
+        self.capturable_by(game, self.to_move)
+    }
+
+    /// [`Position::capturable`] for `us` to move (perft's kept counts ask it for the side
+    /// after the one to move: `crate::kept_counts`).
+    #[inline(always)]
+    pub(crate) fn capturable_by(&self, game: &Game<B>, us: usize) -> B {
         if game.sides == 2 {
-            return self.by_side[1 - self.to_move];
+            return self.by_side[1 - us];
         }
-        self.capturable_by_teams(game)
+        self.capturable_by_teams(game, us)
     }
 
     /// Whether the piece on `cell` is in [`Position::capturable`] (no piece: no), looked up
@@ -313,7 +320,7 @@ impl<B: CellSet> Position<B> {
 
     /// [`Position::capturable`] in games of more than two sides.
     #[inline(never)]
-    fn capturable_by_teams(&self, game: &Game<B>) -> B {
+    fn capturable_by_teams(&self, game: &Game<B>, us: usize) -> B {
         // The board less what may not be taken: every royal piece (on top or, with stacks,
         // hidden) and the pieces of `us`'s team, less the pieces of the sides that are out (a
         // side that is out loses every piece it leaves on the board).
@@ -322,7 +329,7 @@ impl<B: CellSet> Position<B> {
         if game.stacks {
             kept = kept.or(self.hidden_royal);
         }
-        let mut friends = game.team_sides[game.team[self.to_move]];
+        let mut friends = game.team_sides[game.team[us]];
         while friends != 0 {
             kept = kept.or(self.by_side[friends.trailing_zeros() as usize]);
             friends &= friends - 1;
