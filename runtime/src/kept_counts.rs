@@ -29,6 +29,11 @@ pub(crate) struct KeptCounts<B> {
     initial: B,
     /// Per cell: the number of moves of the piece there (as counted by set).
     count: Vec<u16>,
+    /// The sum of `count` over `cached`, and over `initial`: a child's sum is this less the
+    /// counts that do not hold there, usually few (adding up those that hold cost Webball 15
+    /// instructions a leaf).
+    total: u64,
+    initial_total: u64,
     /// Per cell: the cells of the pieces that stand on it or look at it.
     affected: Vec<B>,
     /// The cells whose `affected` entry is set, cleared at the next `keep`.
@@ -49,7 +54,7 @@ impl<B: CellSet> KeptCounts<B> {
         let enabled = game.promotion.iter().flatten().all(|p| p.limit.iter().all(|&l| l == u32::MAX))
             && (0..game.sides).all(|s| pos.is_out(s) || Self::keepable_pieces(game, pos, s) >= MIN_KEPT);
         let cells = if enabled { game.cells } else { 0 };
-        KeptCounts { enabled, cached: B::default(), initial: B::default(), count: vec![0; cells], affected: vec![B::default(); cells], touched: Vec::new(), kinds: Vec::new() }
+        KeptCounts { enabled, cached: B::default(), initial: B::default(), count: vec![0; cells], total: 0, initial_total: 0, affected: vec![B::default(); cells], touched: Vec::new(), kinds: Vec::new() }
     }
 
     /// The number of `side`'s pieces in `pos` whose counts would be kept.
@@ -62,13 +67,17 @@ impl<B: CellSet> KeptCounts<B> {
 
     /// Whether the count of the piece `ck` on `from` may be kept: a plain leaper there, a pawn
     /// with initial steps (`leaps::INITIAL`), or a piece with slides and leaps only (no special
-    /// ray, no winding or hop rule, no slide back to its start), that is not royal (a royal
-    /// piece's moves are judged one by one). A piece that may promote is kept too: its
-    /// promotions count one move per choice, and `new` keeps nothing where choices have limits.
+    /// ray, no hop rule, no winding rule whose zone holds `from`, no slide back to its start),
+    /// that is not royal (a royal piece's moves are judged one by one). A piece that may
+    /// promote is kept too: its promotions count one move per choice, and `new` keeps nothing
+    /// where choices have limits.
     #[inline(always)]
     fn keepable(game: &Game<B>, ck: usize, from: usize) -> bool {
         let m = &game.piece_moves[ck * game.cells + from];
-        let rider = m.leaper == leaps::NO && m.specials.0 == m.specials.1 && !m.homing && !((game.winding || game.hopping) && game.walked[ck]);
+        // (A kind with winding rules is kept on the cells outside their zones, where it has
+        // none: Webball's Mega-ringers on the rings.)
+        let walks_here = game.walked[ck] && (!game.hoppers[ck].is_empty() || game.winders[ck].iter().any(|w| w.zone.has(from)));
+        let rider = m.leaper == leaps::NO && m.specials.0 == m.specials.1 && !m.homing && !walks_here;
         (m.leaper != leaps::NO || rider) && !game.royal[ck]
     }
 
@@ -83,6 +92,8 @@ impl<B: CellSet> KeptCounts<B> {
         self.touched.clear();
         self.cached = B::default();
         self.initial = B::default();
+        self.total = 0;
+        self.initial_total = 0;
         self.kinds.clear();
         if !self.enabled || side == pos.to_move {
             return;
@@ -128,6 +139,10 @@ impl<B: CellSet> KeptCounts<B> {
                 } + steps;
                 self.count[from] = n as u16;
                 self.cached.insert(from);
+                self.total += n;
+                if m.leaper == leaps::INITIAL {
+                    self.initial_total += n;
+                }
                 // (Its own cell too: a move there captures it.)
                 for c in deps.or(B::single(from)).iter() {
                     if self.affected[c].is_empty() {
@@ -145,16 +160,26 @@ impl<B: CellSet> KeptCounts<B> {
     /// In the child after `mv`, the position kept: takes the pieces whose kept count holds
     /// (but those in `one_by_one`, whose moves are judged one by one) off their kinds' sets
     /// (`Position::by_ck`), so that the count of the pieces passes them, and returns them with
-    /// the sum of their counts. [`KeptCounts::show`] puts them back.
+    /// the sum of their counts. [`KeptCounts::show`] puts them back. A plain move changes only
+    /// its two cells: the counts that hold are those of the pieces that look at neither (a
+    /// capture en passant, castling, a drop or a crowning more, or another piece: none holds);
+    /// after a move that sets en-passant cells, not those of pawns with initial steps (they
+    /// may capture there).
     #[inline(always)]
     pub(crate) fn hide(&self, pos: &mut Position<B>, mv: Move, one_by_one: B) -> (B, u64) {
-        let held = self.holding_after(mv).and_not(one_by_one);
+        let (cached, total) = match mv.kind {
+            MoveKind::Normal => (self.cached, self.total),
+            MoveKind::EnPassantTarget => (self.cached.and_not(self.initial), self.total - self.initial_total),
+            _ => return (B::default(), 0),
+        };
+        let lost = cached.and(self.affected[mv.from as usize].or(self.affected[mv.to as usize]).or(one_by_one));
+        let held = cached.and_not(lost);
         if held.is_empty() {
             return (held, 0);
         }
-        let mut n = 0;
-        for c in held.iter() {
-            n += self.count[c] as u64;
+        let mut n = total;
+        for c in lost.iter() {
+            n -= self.count[c] as u64;
         }
         for &(ck, _) in &self.kinds {
             pos.by_ck[ck] = pos.by_ck[ck].and_not(held);
@@ -168,20 +193,6 @@ impl<B: CellSet> KeptCounts<B> {
         for &(ck, of_kind) in &self.kinds {
             pos.by_ck[ck] = pos.by_ck[ck].or(held.and(of_kind));
         }
-    }
-
-    /// The pieces whose kept count holds in the child after `mv`, a move of the position
-    /// kept: a plain move changes only its two cells (a capture en passant, castling, a drop
-    /// or a crowning more, or another piece: none holds); after one that sets en-passant cells,
-    /// not those of pawns with initial steps (they may capture there).
-    #[inline(always)]
-    fn holding_after(&self, mv: Move) -> B {
-        let cached = match mv.kind {
-            MoveKind::Normal => self.cached,
-            MoveKind::EnPassantTarget => self.cached.and_not(self.initial),
-            _ => return B::default(),
-        };
-        cached.and_not(self.affected[mv.from as usize].or(self.affected[mv.to as usize]))
     }
 }
 
