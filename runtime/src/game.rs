@@ -504,7 +504,8 @@ impl<B: CellSet> Game<B> {
     }
 
     /// The cells the plain slides `m` reach with `occupied` (`PieceMoves::plain_slides`),
-    /// blockers included.
+    /// blockers included; for other slides (not back to their start), the cells they look at:
+    /// those passed and each blocker (perft's kept counts, `crate::kept_counts`).
     #[inline(always)]
     pub fn slide_reach(&self, m: &PieceMoves<B>, occupied: B) -> B {
         let runs = &self.slide_runs[m.slides.0 as usize..m.slides.1 as usize];

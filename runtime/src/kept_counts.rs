@@ -102,13 +102,13 @@ impl<B: CellSet> KeptCounts<B> {
         let occupied = pos.occupied;
         for k in 0..game.kinds {
             let ck = side * game.kinds + k;
+            let enemy = if game.any_no_check && game.no_check[ck] { enemy_unroyal } else { enemy };
             let mut of_kind = B::default();
             for from in pos.by_ck[ck].iter() {
                 if !Self::keepable(game, ck, from) {
                     continue;
                 }
                 of_kind.insert(from);
-                let enemy = if game.any_no_check && game.no_check[ck] { enemy_unroyal } else { enemy };
                 let m = &game.piece_moves[ck * game.cells + from];
                 let leaps = || m.leap_quiet.and_not(occupied).or(m.leap_capture.and(enemy));
                 let (t, steps, deps) = if m.leaper == leaps::PLAIN {
@@ -127,9 +127,10 @@ impl<B: CellSet> KeptCounts<B> {
                     }
                     (leaps(), steps, deps)
                 } else {
-                    // (No special ray, no walk: nothing is listed.) The cells its slides look at.
+                    // (No special ray, no walk: nothing is listed.) The cells its slides look at:
+                    // those passed and each blocker, their reach.
                     let (t, _, _) = pos.piece_moves::<false, false>(game, ck, from, enemy, false, &mut Vec::new());
-                    (t, 0, m.leap_quiet.or(m.leap_capture).or(slide_cells(game, m, occupied)))
+                    (t, 0, m.leap_quiet.or(m.leap_capture).or(game.slide_reach(m, occupied)))
                 };
                 // (Promotions as the count counts them: one move per choice, which without
                 // limits on the choices does not depend on the position.)
@@ -196,27 +197,3 @@ impl<B: CellSet> KeptCounts<B> {
     }
 }
 
-/// The cells the slide runs of `m` look at with `occupied`: those passed and the blockers
-/// (for plain slides their reach, `Game::slide_reach`).
-fn slide_cells<B: CellSet>(game: &Game<B>, m: &crate::game::PieceMoves<B>, occupied: B) -> B {
-    if m.plain_slides {
-        return game.slide_reach(m, occupied);
-    }
-    let runs = &game.slide_runs[m.slides.0 as usize..m.slides.1 as usize];
-    let base = m.slides.0 as usize;
-    let mut cells = B::default();
-    let mut i = 0;
-    while let Some(r) = runs.get(i) {
-        let k = r.run.word as usize;
-        let (passed, blocker) = r.run.walk(occupied.word(k));
-        cells.or_word(k, passed);
-        match blocker {
-            None => i += 1,
-            Some(b) => {
-                cells.or_word(k, 1 << b);
-                i = r.next as usize - base;
-            }
-        }
-    }
-    cells
-}
