@@ -336,9 +336,10 @@ impl<B: CellSet> Position<B> {
         Some(c)
     }
 
-    /// [`Position::hop_walk`] for a kind of `Game::hop_memo`, capturing any piece it may take
-    /// (met with the enemy pieces after), with the cells read.
-    fn hop_walk_read(&self, game: &Game<B>, ck: usize, from: usize) -> (B, B, B) {
+    /// [`Position::hop_walk`] for a kind of `Game::hop_memo` (or any kind with hop rules),
+    /// capturing any piece it may take (met with the enemy pieces after), with the cells read:
+    /// all its destinations depend on (`crate::kept_counts` keeps a count while they hold).
+    pub(crate) fn hop_walk_read(&self, game: &Game<B>, ck: usize, from: usize) -> (B, B, B) {
         let (mut quiet, mut capture, mut read) = (B::default(), B::default(), B::default());
         for r in &game.hoppers[ck] {
             let (screen, next) = (r.flags & hop::SCREEN != 0, r.flags & hop::NEXT != 0);

@@ -1,11 +1,13 @@
 //! Pieces' counts kept for perft's last ply. Above the last ply, every child is the position
 //! after one move of the side to move there; the next side's pieces are the same in all of them.
 //! The moves of a plain leaper (`leaps::PLAIN`), of a pawn with initial steps (`leaps::INITIAL`)
-//! and of a rider with no special ray depend only on the cells they look at: their
+//! and of a rider or hopper with no special ray depend only on the cells they look at: their
 //! destinations, the cells a step must find empty, the cells a slide passes and the one that
-//! blocks it. Counted once here, such a piece's count holds in every child whose move touched
-//! neither its cell nor a cell it looked at, where legality counts its moves by set (no check,
-//! no watched cell, not judged one by one: `Position::count_legal`). The count takes such pieces
+//! blocks it, the cells a hop rule's walk reads (`Position::hop_walk_read`: up to its screen and
+//! past it, whose kinds it may judge too). Counted once here, such a piece's count holds in
+//! every child whose move touched neither its cell nor a cell it looked at, where legality
+//! counts its moves by set (no check, not judged one by one, and with hops or winding rules
+//! neither on nor looking at a watched cell: `Position::count_legal`). The count takes such pieces
 //! off their kinds' sets while it walks the others (`KeptCounts::hide`), so that its own code is
 //! as it was: an argument or a test added to the walk made the games that keep nothing compile
 //! differently (the 8x8 cubes +5 instructions a leaf).
@@ -66,9 +68,9 @@ impl<B: CellSet> KeptCounts<B> {
     }
 
     /// Whether the count of the piece `ck` on `from` may be kept: a plain leaper there, a pawn
-    /// with initial steps (`leaps::INITIAL`), or a piece with slides and leaps only (no special
-    /// ray, no hop rule, no winding rule whose zone holds `from`, no slide back to its start),
-    /// that is not royal (a royal piece's moves are judged one by one). A piece that may
+    /// with initial steps (`leaps::INITIAL`), or a piece with slides, plain leaps and hop rules
+    /// only (no special ray, no winding rule whose zone holds `from`, no slide back to its
+    /// start), that is not royal (a royal piece's moves are judged one by one). A piece that may
     /// promote is kept too: its promotions count one move per choice, and `new` keeps nothing
     /// where choices have limits.
     #[inline(always)]
@@ -76,9 +78,10 @@ impl<B: CellSet> KeptCounts<B> {
         let m = &game.piece_moves[ck * game.cells + from];
         // (A kind with winding rules is kept on the cells outside their zones, where it has
         // none: Webball's Mega-ringers on the rings.)
-        let walks_here = game.walked[ck] && (!game.hoppers[ck].is_empty() || game.winders[ck].iter().any(|w| w.zone.has(from)));
-        let rider = m.leaper == leaps::NO && m.specials.0 == m.specials.1 && !m.homing && !walks_here;
-        (m.leaper != leaps::NO || rider) && !game.royal[ck]
+        let winds_here = game.walked[ck] && game.winders[ck].iter().any(|w| w.zone.has(from));
+        let hops = game.walked[ck] && !game.hoppers[ck].is_empty();
+        let rider = (m.leaper == leaps::NO || hops && m.leaper == leaps::PLAIN) && m.specials.0 == m.specials.1 && !m.homing && !winds_here;
+        (m.leaper != leaps::NO && !hops || rider) && !game.royal[ck]
     }
 
     /// Counts the moves of `side`'s keepable pieces in `pos` as `side` will count them in each
@@ -111,7 +114,8 @@ impl<B: CellSet> KeptCounts<B> {
                 of_kind.insert(from);
                 let m = &game.piece_moves[ck * game.cells + from];
                 let leaps = || m.leap_quiet.and_not(occupied).or(m.leap_capture.and(enemy));
-                let (t, steps, deps) = if m.leaper == leaps::PLAIN {
+                let hops = game.walked[ck] && !game.hoppers[ck].is_empty();
+                let (t, steps, deps) = if m.leaper == leaps::PLAIN && !hops {
                     (leaps(), 0, m.leap_quiet.or(m.leap_capture))
                 } else if m.leaper == leaps::INITIAL {
                     // Its initial steps while unmoved, as `Position::count_pieces` counts them.
@@ -127,10 +131,15 @@ impl<B: CellSet> KeptCounts<B> {
                     }
                     (leaps(), steps, deps)
                 } else {
-                    // (No special ray, no walk: nothing is listed.) The cells its slides look at:
-                    // those passed and each blocker, their reach.
+                    // (No special ray, no winding walk: nothing is listed.) The cells its slides
+                    // look at: those passed and each blocker, their reach; and those its hop
+                    // rules read (kept with hops: Grasshopper chess -27 instructions a leaf).
                     let (t, _, _) = pos.piece_moves::<false, false>(game, ck, from, enemy, false, &mut Vec::new());
-                    (t, 0, m.leap_quiet.or(m.leap_capture).or(game.slide_reach(m, occupied)))
+                    let mut deps = m.leap_quiet.or(m.leap_capture).or(game.slide_reach(m, occupied));
+                    if hops {
+                        deps = deps.or(pos.hop_walk_read(game, ck, from).2);
+                    }
+                    (t, 0, deps)
                 };
                 // (Promotions as the count counts them: one move per choice, which without
                 // limits on the choices does not depend on the position.)
@@ -156,6 +165,18 @@ impl<B: CellSet> KeptCounts<B> {
                 self.kinds.push((ck, of_kind));
             }
         }
+    }
+
+    /// The cells of `cells`, and those of the pieces counted that look at one of them: with
+    /// hops or winding rules, the pieces whose counts do not hold where `cells` are watched (a
+    /// piece on a watched cell, or with a move onto one, has moves judged one by one).
+    #[inline(never)]
+    pub(crate) fn looking_at(&self, cells: B) -> B {
+        let mut s = cells;
+        for c in cells.iter() {
+            s = s.or(self.affected[c]);
+        }
+        s
     }
 
     /// In the child after `mv`, the position kept: takes the pieces whose kept count holds
