@@ -43,6 +43,13 @@ fn runtime_agrees_with_reference_on_every_example() {
     }
 }
 
+/// A side with more pieces than perft keeps counts for (`MAX_KEPT` in runtime/src/kept_counts.rs):
+/// those past it are counted in each position.
+#[test]
+fn runtime_agrees_with_reference_past_the_pieces_kept() {
+    cross_check("tests/kept/many-pieces.orbis", 3);
+}
+
 /// Deeper in: from a few plies into random games, where castling, captures across seams and
 /// checks through poles occur.
 #[test]

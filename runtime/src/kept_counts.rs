@@ -19,27 +19,41 @@ use crate::position::{Move, MoveKind, Position};
 /// The fewest pieces a side keeps counts for (see [`KeptCounts::new`]).
 const MIN_KEPT: usize = 5;
 
+/// The most pieces a position keeps counts for: a piece is a bit of a [`Pieces`] (a side's
+/// pieces past it are counted as in any other position).
+const MAX_KEPT: usize = Pieces::BITS as usize;
+
+/// The pieces counted, a bit each (a `u32`: with a `u64`, clearing `KeptCounts::affected` cost
+/// the 8x8 cubes 1 instruction a leaf).
+type Pieces = u32;
+
 /// The next side's pieces counted in the position above the last ply, and, per cell, the pieces
 /// whose count depends on it.
 pub(crate) struct KeptCounts<B> {
     /// Whether counts are kept at all (see [`KeptCounts::new`]).
     pub enabled: bool,
-    /// The cells of the pieces counted (see [`KeptCounts::keepable`]).
+    /// The cells of the pieces counted (see [`KeptCounts::keepable`]), each piece also a bit:
+    /// the `i`th piece counted is bit `i`, on `cell[i]`, with `count[i]` moves (as counted by
+    /// set).
     cached: B,
-    /// Those of `cached` with initial steps (`leaps::INITIAL`), whose counts do not hold after
-    /// a move that sets en-passant cells (they may capture there).
-    initial: B,
-    /// Per cell: the number of moves of the piece there (as counted by set).
-    count: Vec<u16>,
-    /// The sum of `count` over `cached`, and over `initial`: a child's sum is this less the
-    /// counts that do not hold there, usually few (adding up those that hold cost Webball 15
-    /// instructions a leaf).
+    len: usize,
+    cell: [u16; MAX_KEPT],
+    count: [u16; MAX_KEPT],
+    /// Per cell: the bit of the piece counted there.
+    bit_of: Vec<u8>,
+    /// The bits of the pieces with initial steps (`leaps::INITIAL`), and their cells: their
+    /// counts do not hold after a move that sets en-passant cells (they may capture there).
+    initial: Pieces,
+    initial_cells: B,
+    /// The sum of `count`, and over `initial`: a child's sum is this less the counts that do
+    /// not hold there, usually few (adding up those that hold cost Webball 15 instructions a
+    /// leaf).
     total: u64,
     initial_total: u64,
-    /// Per cell: the cells of the pieces that stand on it or look at it.
-    affected: Vec<B>,
-    /// The cells whose `affected` entry is set, cleared at the next `keep`.
-    touched: Vec<u16>,
+    /// Per cell: the bits of the pieces that stand on it or look at it (a [`Pieces`] a cell
+    /// rather than a set of cells: setting a three-word set for every cell a piece looks at cost
+    /// Webball 3.3 instructions a leaf more).
+    affected: Vec<Pieces>,
     /// The colored kinds counted, each with the cells of its pieces counted.
     kinds: Vec<(usize, B)>,
 }
@@ -56,7 +70,20 @@ impl<B: CellSet> KeptCounts<B> {
         let enabled = game.promotion.iter().flatten().all(|p| p.limit.iter().all(|&l| l == u32::MAX))
             && (0..game.sides).all(|s| pos.is_out(s) || Self::keepable_pieces(game, pos, s) >= MIN_KEPT);
         let cells = if enabled { game.cells } else { 0 };
-        KeptCounts { enabled, cached: B::default(), initial: B::default(), count: vec![0; cells], total: 0, initial_total: 0, affected: vec![B::default(); cells], touched: Vec::new(), kinds: Vec::new() }
+        KeptCounts {
+            enabled,
+            cached: B::default(),
+            len: 0,
+            cell: [0; MAX_KEPT],
+            count: [0; MAX_KEPT],
+            bit_of: vec![0; cells],
+            initial: 0,
+            initial_cells: B::default(),
+            total: 0,
+            initial_total: 0,
+            affected: vec![0; cells],
+            kinds: Vec::new(),
+        }
     }
 
     /// The number of `side`'s pieces in `pos` whose counts would be kept.
@@ -89,12 +116,11 @@ impl<B: CellSet> KeptCounts<B> {
     /// a plain move changes them only on its two cells, which the pieces looking at them do
     /// not keep); none where counts are not kept (`enabled`).
     pub(crate) fn keep(&mut self, game: &Game<B>, pos: &Position<B>, side: usize) {
-        for &c in &self.touched {
-            self.affected[c as usize] = B::default();
-        }
-        self.touched.clear();
+        self.affected.fill(0);
         self.cached = B::default();
-        self.initial = B::default();
+        self.len = 0;
+        self.initial = 0;
+        self.initial_cells = B::default();
         self.total = 0;
         self.initial_total = 0;
         self.kinds.clear();
@@ -108,9 +134,10 @@ impl<B: CellSet> KeptCounts<B> {
             let enemy = if game.any_no_check && game.no_check[ck] { enemy_unroyal } else { enemy };
             let mut of_kind = B::default();
             for from in pos.by_ck[ck].iter() {
-                if !Self::keepable(game, ck, from) {
+                if !Self::keepable(game, ck, from) || self.len == MAX_KEPT {
                     continue;
                 }
+                let i = self.len;
                 of_kind.insert(from);
                 let m = &game.piece_moves[ck * game.cells + from];
                 let leaps = || m.leap_quiet.and_not(occupied).or(m.leap_capture.and(enemy));
@@ -119,7 +146,8 @@ impl<B: CellSet> KeptCounts<B> {
                     (leaps(), 0, m.leap_quiet.or(m.leap_capture))
                 } else if m.leaper == leaps::INITIAL {
                     // Its initial steps while unmoved, as `Position::count_pieces` counts them.
-                    self.initial.insert(from);
+                    self.initial |= 1 << i;
+                    self.initial_cells.insert(from);
                     let mut deps = m.leap_quiet.or(m.leap_capture);
                     let mut steps = 0;
                     if pos.virgin.has(from) {
@@ -134,12 +162,16 @@ impl<B: CellSet> KeptCounts<B> {
                     // (No special ray, no winding walk: nothing is listed.) The cells its slides
                     // look at: those passed and each blocker, their reach; and those its hop
                     // rules read (kept with hops: Grasshopper chess -27 instructions a leaf).
-                    let (t, _, _) = pos.piece_moves::<false, false>(game, ck, from, enemy, false, &mut Vec::new());
-                    let mut deps = m.leap_quiet.or(m.leap_capture).or(game.slide_reach(m, occupied));
-                    if hops {
-                        deps = deps.or(pos.hop_walk_read(game, ck, from).2);
+                    let reach = game.slide_reach(m, occupied);
+                    let deps = m.leap_quiet.or(m.leap_capture).or(reach);
+                    if m.plain_slides && !hops {
+                        // (Most riders: the cells reached are its moves, as `piece_moves` finds
+                        // them, read once.)
+                        (m.leap_quiet.or(reach).and_not(occupied).or(m.leap_capture.or(reach).and(enemy)), 0, deps)
+                    } else {
+                        let (t, _, _) = pos.piece_moves::<false, false>(game, ck, from, enemy, false, &mut Vec::new());
+                        (t, 0, if hops { deps.or(pos.hop_walk_read(game, ck, from).2) } else { deps })
                     }
-                    (t, 0, deps)
                 };
                 // (Promotions as the count counts them: one move per choice, which without
                 // limits on the choices does not depend on the position.)
@@ -147,7 +179,10 @@ impl<B: CellSet> KeptCounts<B> {
                     Some(p) if m.may_promote => pos.count_by_set(game, ck, from, t, None, Some(p)),
                     _ => t.count() as u64,
                 } + steps;
-                self.count[from] = n as u16;
+                self.cell[i] = from as u16;
+                self.count[i] = n as u16;
+                self.len += 1;
+                self.bit_of[from] = i as u8;
                 self.cached.insert(from);
                 self.total += n;
                 if m.leaper == leaps::INITIAL {
@@ -155,10 +190,7 @@ impl<B: CellSet> KeptCounts<B> {
                 }
                 // (Its own cell too: a move there captures it.)
                 for c in deps.or(B::single(from)).iter() {
-                    if self.affected[c].is_empty() {
-                        self.touched.push(c as u16);
-                    }
-                    self.affected[c].insert(from);
+                    self.affected[c] |= 1 << i;
                 }
             }
             if !of_kind.is_empty() {
@@ -172,9 +204,14 @@ impl<B: CellSet> KeptCounts<B> {
     /// piece on a watched cell, or with a move onto one, has moves judged one by one).
     #[inline(never)]
     pub(crate) fn looking_at(&self, cells: B) -> B {
-        let mut s = cells;
+        let mut looking = 0;
         for c in cells.iter() {
-            s = s.or(self.affected[c]);
+            looking |= self.affected[c];
+        }
+        let mut s = cells;
+        while looking != 0 {
+            s.insert(self.cell[looking.trailing_zeros() as usize] as usize);
+            looking &= looking - 1;
         }
         s
     }
@@ -189,19 +226,24 @@ impl<B: CellSet> KeptCounts<B> {
     /// may capture there).
     #[inline(always)]
     pub(crate) fn hide(&self, pos: &mut Position<B>, mv: Move, one_by_one: B) -> (B, u64) {
-        let (cached, total) = match mv.kind {
-            MoveKind::Normal => (self.cached, self.total),
-            MoveKind::EnPassantTarget => (self.cached.and_not(self.initial), self.total - self.initial_total),
+        let (mut held, mut n, gone) = match mv.kind {
+            MoveKind::Normal => (self.cached, self.total, 0),
+            MoveKind::EnPassantTarget => (self.cached.and_not(self.initial_cells), self.total - self.initial_total, self.initial),
             _ => return (B::default(), 0),
         };
-        let lost = cached.and(self.affected[mv.from as usize].or(self.affected[mv.to as usize]).or(one_by_one));
-        let held = cached.and_not(lost);
+        let mut lost = self.affected[mv.from as usize] | self.affected[mv.to as usize];
+        for c in self.cached.and(one_by_one).iter() {
+            lost |= 1 << self.bit_of[c];
+        }
+        lost &= !gone;
+        while lost != 0 {
+            let i = lost.trailing_zeros() as usize;
+            held.remove(self.cell[i] as usize);
+            n -= self.count[i] as u64;
+            lost &= lost - 1;
+        }
         if held.is_empty() {
             return (held, 0);
-        }
-        let mut n = total;
-        for c in lost.iter() {
-            n -= self.count[c] as u64;
         }
         for &(ck, _) in &self.kinds {
             pos.by_ck[ck] = pos.by_ck[ck].and_not(held);
