@@ -19,6 +19,8 @@ const FOUR: &str = "tests/nplayer/four-teams.orbis";
 const FOUR_TWO: &str = "tests/nplayer/four-two-teams.orbis";
 /// Three sides with stacks, `eliminated remove`: an eliminated side's stacks leave whole.
 const THREE_STACKS: &str = "tests/nplayer/three-stacks.orbis";
+/// `THREE_STAY` with kings that also take kings along open files (`takes K`).
+const THREE_FLYING: &str = "tests/nplayer/three-flying.orbis";
 
 /// Red to move: Rb2-b1 and Rb2-e2 mate blue; most other moves leave blue stalemated (the rook on
 /// b2 guards e2, green's rook on d5 the d-file).
@@ -79,6 +81,17 @@ fn eliminations_within_the_count_agree_with_the_reference() {
     // (Before the hidden pieces left with their side, perft 5 was 39686: blue's Rook stayed
     // hidden on c4, beneath the next piece to land there.)
     cross_check(THREE_STACKS, Some(BLUE_FALLS_STACKED), &[9, 62, 495, 5135, 39648]);
+}
+
+/// A rule that takes only royal pieces makes no move with two sides (it only attacks:
+/// `Game::walked`), but with three, once a side is out, its king is no longer royal and stays
+/// (`eliminated stay`): red's king takes blue's along the a-file.
+#[test]
+fn a_rule_that_takes_kings_takes_those_of_a_side_that_is_out() {
+    let position = "turn=red red=Ka1,Rb2 blue=Ka5 green=Kd3,Re4 out=blue";
+    let moves = common::engine(THREE_FLYING).moves(Some(position)).unwrap();
+    assert!(moves.iter().any(|m| m.notation == "Ka1xa5"), "{:?}", moves.iter().map(|m| &m.notation).collect::<Vec<_>>());
+    cross_check(THREE_FLYING, Some(position), &[11, 121, 1067, 9585]);
 }
 
 /// Under `eliminated remove` an eliminated side's stacks leave the board whole; unmake puts

@@ -336,8 +336,10 @@ pub struct Game<B> {
     pub side_cks: Vec<u64>,
     /// Per colored kind (at most 64): its side, looked up rather than divided on the hot path.
     pub side_of: [u8; 64],
-    /// Per colored kind: whether it has winding or hop rules (followed apart from its rays: the
-    /// other kinds' moves are found from their rays alone, even in games with such rules).
+    /// Per colored kind: whether it has winding or hop rules that make moves (followed apart from
+    /// its rays: the other kinds' moves are found from their rays alone, even in games with such
+    /// rules). A rule that only captures royal pieces makes none with two sides (it only
+    /// attacks: Xiangqi's flying general).
     pub walked: Vec<bool>,
     /// Per colored kind (at most 64): the leaper classes (`PieceMoves::leaper`) its cells have.
     /// When the position allows one of them, its pieces judged by set are looked at in a loop of

@@ -712,7 +712,15 @@ impl<B: CellSet> Game<B> {
         }
         // The leaper classes each kind has somewhere (see `Game::kind_leaps`).
         let kind_leaps = std::array::from_fn(|ck| piece_moves.get(ck * cells..(ck + 1) * cells).unwrap_or_default().iter().fold(0, |k, m| k | m.leaper));
-        let walked = (0..sides * kinds).map(|ck| !winders[ck].is_empty() || !hoppers[ck].is_empty()).collect();
+        // A rule that captures only royal pieces and has no quiet move (Xiangqi's flying general,
+        // `capture-only slide orth takes K`) makes no move where a royal piece is never captured
+        // (two sides, no stacks: docs/language.md, "Royal pieces are never captured"): it only
+        // attacks, and move generation leaves it out (Xiangqi -5.8 instructions a leaf).
+        let only_attacks = |r: &crate::hops::HopRule<B>| {
+            use crate::tables::hop::{CAPTURE, QUIET};
+            sides == 2 && !stacks && r.flags & (QUIET | CAPTURE) == CAPTURE && (0..kinds).all(|k| r.takes >> k & 1 == 0 || royal[k])
+        };
+        let walked = (0..sides * kinds).map(|ck| !winders[ck].is_empty() || hoppers[ck].iter().any(|r| !only_attacks(r))).collect();
         let any_order = (0..sides)
             .map(|s| {
                 let side = &tables.sides[s];
