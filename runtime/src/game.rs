@@ -325,6 +325,13 @@ pub struct Game<B> {
     /// decides it: as a constant of the cell set, the wide boards' count compiled differently
     /// with the same code path (the 8x8 cubes +3.6; docs/performance.md).
     pub by_pairs: bool,
+    /// Whether a piece may attack a cell along lines in more than one way from somewhere
+    /// (`line_pairs`, so known on boards of up to two words: lines that wrap round a globe or a
+    /// cylinder, or meet at a pole): then perft's last parent keeps the attacks on the lone
+    /// royal piece's destinations (`crate::kept_destinations`). On a flat board a look at a
+    /// destination's lines costs less than keeping them (orthodox +0.5 instructions a leaf,
+    /// Minishogi +3.5).
+    pub many_ways: bool,
     /// Per colored kind: the cells from which its line attacks are its plain slides' reach
     /// (`line_attacks::lines_as_slides`).
     pub lines_as_slides: Vec<B>,

@@ -173,6 +173,11 @@ pub struct HopMemo<B> {
     /// cells it holds for ([`Position::know_hops`]).
     kept: Option<HopKept<B>>,
     known: Option<B>,
+    /// Perft's last ply: the lone royal piece's destinations whose attacks along lines the
+    /// parent found (`crate::kept_destinations`). Kept here, with the other answers a child
+    /// takes from its parent: as a field of its own the position's layout changed, and the
+    /// 8x8 cubes' count with it (+0.8 instructions a leaf).
+    pub(crate) destinations: crate::kept_destinations::KnownDestinations<B>,
 }
 
 /// One entry of [`HopMemo`]: the cells read, which of them were occupied and which held a
@@ -196,13 +201,14 @@ impl<B: CellSet> HopMemo<B> {
             entries: (0..game.hop_memo_cells).map(|i| Cell::new(Kept { read: B::single(i % game.cells), occupied: none, apart: none, quiet: none, capture: none })).collect(),
             kept: None,
             known: None,
+            destinations: Default::default(),
         }
     }
 }
 
 impl<B: CellSet> Clone for HopMemo<B> {
     fn clone(&self) -> HopMemo<B> {
-        HopMemo { entries: self.entries.clone(), kept: self.kept, known: self.known }
+        HopMemo { entries: self.entries.clone(), kept: self.kept, known: self.known, destinations: self.destinations }
     }
 }
 

@@ -21,6 +21,7 @@ mod line_attacks;
 pub mod movegen;
 mod count;
 mod kept_counts;
+mod kept_destinations;
 pub mod notation;
 pub mod outcome;
 pub mod passing;

@@ -451,7 +451,9 @@ impl<B: CellSet> Position<B> {
     /// target left is judged for hops with the piece put there; a winding flood may pass the
     /// piece's own cell, so with winding rules each target is judged whole with the piece moved
     /// there, and so is a lone target with hops (Xiangqi's general mostly has one, and the sets
-    /// cost it 2.6 instructions a leaf; Janggi's several save 12).
+    /// cost it 2.6 instructions a leaf; Janggi's several save 12). In perft's last ply the lines
+    /// of the targets whose answer the parent found are not looked at
+    /// ([`Position::known_destinations`]).
     #[inline(never)]
     pub(crate) fn safe_destinations(&mut self, game: &Game<B>, from: usize, targets: B, us: usize) -> B {
         if targets.is_empty() {
@@ -462,16 +464,22 @@ impl<B: CellSet> Position<B> {
         }
         let mut safe = targets.and_not(self.attacked_by_leaps_among(game, targets, us));
         let occupied = self.occupied.and_not(B::single(from));
-        safe = safe.and_not(if !game.by_pairs && safe.count() > 1 {
+        let mut unknown = safe;
+        if game.many_ways {
+            let (known, attacked) = self.known_destinations(from);
+            safe = safe.and_not(attacked);
+            unknown = safe.and_not(known);
+        }
+        safe = safe.and_not(if !game.by_pairs && unknown.count() > 1 {
             // Several destinations on a wide board: each enemy rider followed once, rather than
             // every destination's lines. (Measured against doing so only with at least two
             // destinations per rider, or one per one, two or three riders: Knightmate -2.5
             // instructions a leaf, Makruk -2.4, Shogi -1.2; Grand Chess +1.5, whose nine riders
             // reach far.) With the pairs, destination by destination costs less everywhere
             // but in Janggi (+1.0; Knightmate -4.5, Grand Chess -3.7).
-            self.attacked_along_lines_among(game, safe, us, occupied)
+            self.attacked_along_lines_among(game, unknown, us, occupied)
         } else {
-            self.attacked_along_lines_one_by_one(game, safe, us, occupied)
+            self.attacked_along_lines_one_by_one(game, unknown, us, occupied)
         });
         if game.hopping {
             safe = safe.and_not(self.hopped_among(game, from, safe, us));

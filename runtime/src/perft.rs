@@ -88,6 +88,8 @@ impl<'t> Perft<'t> {
                 // loops: one loop matching `kept` per move cost orthodox and the soccer ball 0.5%.)
                 let next = pos.side_after(game, pos.to_move).0;
                 let kept = pos.royal_lines_for_children(game, next);
+                // And the attacks along lines on its destinations (`crate::kept_destinations`).
+                let destinations = if game.many_ways { pos.destinations_for_children(game, next) } else { None };
                 // Whether royal pieces face each other here, which every move made asks; in a
                 // game with a facing rule, also the cells that answer it: after a move that
                 // touched none of them the answer is the same.
@@ -108,6 +110,9 @@ impl<'t> Perft<'t> {
                             if hops {
                                 pos.know_hops(game, mv);
                             }
+                            if let Some(d) = &destinations {
+                                pos.know_destinations(d, mv);
+                            }
                             n += pos.count_legal_settling_facing(game, scratch, lines, facing, counts.enabled.then_some((counts, mv)));
                             pos.forget_hops();
                             pos.unmake(game, &undo);
@@ -119,6 +124,9 @@ impl<'t> Perft<'t> {
                     (_, Some(kept)) => {
                         for &mv in &moves {
                             let undo = pos.make_unsettled(game, mv, faced);
+                            if let Some(d) = &destinations {
+                                pos.know_destinations(d, mv);
+                            }
                             n += if kept.applies_after(mv) {
                                 if counts.enabled {
                                     pos.count_legal_settling_kept_counts(game, scratch, &kept, mv, counts)
@@ -136,6 +144,9 @@ impl<'t> Perft<'t> {
                     (_, None) => {
                         for &mv in &moves {
                             let undo = pos.make_unsettled(game, mv, faced);
+                            if let Some(d) = &destinations {
+                                pos.know_destinations(d, mv);
+                            }
                             n += if counts.enabled {
                                 pos.count_legal_settling_counts(game, scratch, counts, mv)
                             } else {
@@ -144,6 +155,9 @@ impl<'t> Perft<'t> {
                             pos.unmake(game, &undo);
                         }
                     }
+                }
+                if destinations.is_some() {
+                    pos.forget_destinations();
                 }
             } else {
                 for &mv in &moves {
