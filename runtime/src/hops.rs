@@ -136,6 +136,11 @@ pub struct MemoKind {
     apart: Vec<u8>,
 }
 
+/// The colored kinds some kind of `memo` (`hop_memo_kinds`) sets apart, a bit each.
+pub(crate) fn apart_kinds(memo: &[Option<MemoKind>]) -> u64 {
+    memo.iter().flatten().flat_map(|m| &m.apart).fold(0, |mask, &ck| mask | 1u64.checked_shl(ck as u32).unwrap_or(0))
+}
+
 /// At most this many bytes of [`HopMemo`] a position (the kinds past it are walked every time).
 pub const HOP_MEMO_BYTES: usize = 1 << 20;
 
@@ -178,6 +183,10 @@ pub struct HopMemo<B> {
     /// takes from its parent: as a field of its own the position's layout changed, and the
     /// 8x8 cubes' count with it (+0.8 instructions a leaf).
     pub(crate) destinations: crate::kept_destinations::KnownDestinations<B>,
+    /// The pieces of kinds some rule sets apart (`MemoKind::apart`) that perft's kept counts
+    /// took off `Position::by_ck` while the count walks the others (`KeptCounts::hide`): they
+    /// still stand on their cells, and an entry's test must see them.
+    pub(crate) hidden_apart: B,
 }
 
 /// One entry of [`HopMemo`]: the cells read, which of them were occupied and which held a
@@ -202,13 +211,14 @@ impl<B: CellSet> HopMemo<B> {
             kept: None,
             known: None,
             destinations: Default::default(),
+            hidden_apart: B::default(),
         }
     }
 }
 
 impl<B: CellSet> Clone for HopMemo<B> {
     fn clone(&self) -> HopMemo<B> {
-        HopMemo { entries: self.entries.clone(), kept: self.kept, known: self.known, destinations: self.destinations }
+        HopMemo { entries: self.entries.clone(), kept: self.kept, known: self.known, destinations: self.destinations, hidden_apart: self.hidden_apart }
     }
 }
 
@@ -299,6 +309,14 @@ impl<B: CellSet> Position<B> {
         let mut apart = B::default();
         for &a in &memo.apart {
             apart = apart.or(self.by_ck[a as usize]);
+        }
+        // (With pieces hidden by perft's kept counts: those of these kinds count too. Read
+        // from `by_ck` alone, an entry written while a cannon was hidden held for the cannon's
+        // cell as if no cannon stood there, and a Janggi count missed a capture.)
+        for c in self.hop_memo.hidden_apart.iter() {
+            if memo.apart.contains(&(self.board[c] - 1)) {
+                apart.insert(c);
+            }
         }
         if self.occupied.and(k.read) == k.occupied && apart.and(k.read) == k.apart {
             return (k.quiet, k.capture.and(enemy));
