@@ -101,7 +101,8 @@ impl<B: CellSet> KeptCounts<B> {
     /// Whether the count of the piece `ck` on `from` may be kept: a plain leaper there, a pawn
     /// with initial steps (`leaps::INITIAL`), or a piece with slides, plain leaps and hop rules
     /// only (no special ray, no winding rule whose zone holds `from`, no slide back to its
-    /// start), that is not royal (a royal piece's moves are judged one by one). A piece that may
+    /// start but a plain one, whose stationary move is found from the reach, and not with
+    /// stacks), that is not royal (a royal piece's moves are judged one by one). A piece that may
     /// promote is kept too: its promotions count one move per choice, and `new` keeps nothing
     /// where choices have limits.
     #[inline(always)]
@@ -111,7 +112,7 @@ impl<B: CellSet> KeptCounts<B> {
         // none: Webball's Mega-ringers on the rings.)
         let winds_here = game.walked[ck] && game.winders[ck].iter().any(|w| w.zone.has(from));
         let hops = game.walked[ck] && !game.hoppers[ck].is_empty();
-        let rider = (m.leaper == leaps::NO || hops && m.leaper == leaps::PLAIN) && m.specials.0 == m.specials.1 && !m.homing && !winds_here;
+        let rider = (m.leaper == leaps::NO || hops && m.leaper == leaps::PLAIN) && m.specials.0 == m.specials.1 && (!m.homing || m.plain_slides && !game.stacks) && !winds_here;
         (m.leaper != leaps::NO && !hops || rider) && !game.royal[ck]
     }
 
@@ -146,7 +147,9 @@ impl<B: CellSet> KeptCounts<B> {
                 let m = &game.piece_moves[ck * game.cells + from];
                 let leaps = || m.leap_quiet.and_not(occupied).or(m.leap_capture.and(enemy));
                 let hops = game.walked[ck] && !game.hoppers[ck].is_empty();
-                let (t, steps, deps) = if m.leaper == leaps::PLAIN && !hops {
+                // Its destinations by set, its moves beside them (initial steps, a slide back
+                // to its start) and the cells they depend on.
+                let (t, more, deps) = if m.leaper == leaps::PLAIN && !hops {
                     (leaps(), 0, m.leap_quiet.or(m.leap_capture))
                 } else if m.leaper == leaps::INITIAL {
                     // Its initial steps while unmoved, as `Position::count_pieces` counts them.
@@ -170,8 +173,11 @@ impl<B: CellSet> KeptCounts<B> {
                     let deps = m.leap_quiet.or(m.leap_capture).or(reach);
                     if m.plain_slides && !hops {
                         // (Most riders: the cells reached are its moves, as `piece_moves` finds
-                        // them, read once.)
-                        (m.leap_quiet.or(reach).and_not(occupied).or(m.leap_capture.or(reach).and(enemy)), 0, deps)
+                        // them, read once. A slide back to the start reaches it: a stationary
+                        // move, legal where counts are kept, out of check; Yapsan -15.4
+                        // instructions a leaf.)
+                        let home = (m.homing && reach.has(from)) as u64;
+                        (m.leap_quiet.or(reach).and_not(occupied).or(m.leap_capture.or(reach).and(enemy)), home, deps)
                     } else {
                         let (t, _, _) = pos.piece_moves::<false, false>(game, ck, from, enemy, false, &mut Vec::new());
                         (t, 0, if hops { deps.or(pos.hop_walk_read(game, ck, from).2) } else { deps })
@@ -182,7 +188,7 @@ impl<B: CellSet> KeptCounts<B> {
                 let n = match &game.promotion[ck] {
                     Some(p) if m.may_promote => pos.count_by_set(game, ck, from, t, None, Some(p)),
                     _ => t.count() as u64,
-                } + steps;
+                } + more;
                 self.cell[i] = from as u16;
                 self.count[i] = n as u16;
                 self.len += 1;
