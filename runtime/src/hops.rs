@@ -132,13 +132,9 @@ pub fn hop_rules<B: CellSet>(hoppers: &[Hopper], cells: usize, colored: usize, s
 pub struct MemoKind {
     /// Where the kind's entries begin, in cells.
     base: usize,
-    /// The colored kinds its rules may neither hop over nor take (the same for all of them).
-    apart: Vec<u8>,
-}
-
-/// The colored kinds some kind of `memo` (`hop_memo_kinds`) sets apart, a bit each.
-pub(crate) fn apart_kinds(memo: &[Option<MemoKind>]) -> u64 {
-    memo.iter().flatten().flat_map(|m| &m.apart).fold(0, |mask, &ck| mask | 1u64.checked_shl(ck as u32).unwrap_or(0))
+    /// The colored kinds its rules may neither hop over nor take (the same for all of them),
+    /// as board codes (`ck + 1`), a bit each.
+    apart_codes: u64,
 }
 
 /// At most this many bytes of [`HopMemo`] a position (the kinds past it are walked every time).
@@ -159,9 +155,9 @@ pub fn hop_memo_kinds<B: CellSet>(rules: &[Vec<HopRule<B>>], cells: usize, kinds
             if !rs.iter().all(|r| !r.over & all == apart && !r.takes & all == apart) || base + cells > most {
                 return None;
             }
-            let cks = (0..rules.len()).filter(|ck| apart >> (ck % kinds) & 1 != 0).map(|ck| ck as u8).collect();
+            let codes = (0..rules.len().min(63)).filter(|ck| apart >> (ck % kinds) & 1 != 0).fold(0u64, |m, ck| m | 1 << (ck + 1));
             base += cells;
-            Some(MemoKind { base: base - cells, apart: cks })
+            Some(MemoKind { base: base - cells, apart_codes: codes })
         })
         .collect();
     (memo, base)
@@ -183,10 +179,6 @@ pub struct HopMemo<B> {
     /// takes from its parent: as a field of its own the position's layout changed, and the
     /// 8x8 cubes' count with it (+0.8 instructions a leaf).
     pub(crate) destinations: crate::kept_destinations::KnownDestinations<B>,
-    /// The pieces of kinds some rule sets apart (`MemoKind::apart`) that perft's kept counts
-    /// took off `Position::by_ck` while the count walks the others (`KeptCounts::hide`): they
-    /// still stand on their cells, and an entry's test must see them.
-    pub(crate) hidden_apart: B,
 }
 
 /// One entry of [`HopMemo`]: the cells read, which of them were occupied and which held a
@@ -211,14 +203,13 @@ impl<B: CellSet> HopMemo<B> {
             kept: None,
             known: None,
             destinations: Default::default(),
-            hidden_apart: B::default(),
         }
     }
 }
 
 impl<B: CellSet> Clone for HopMemo<B> {
     fn clone(&self) -> HopMemo<B> {
-        HopMemo { entries: self.entries.clone(), kept: self.kept, known: self.known, destinations: self.destinations, hidden_apart: self.hidden_apart }
+        HopMemo { entries: self.entries.clone(), kept: self.kept, known: self.known, destinations: self.destinations }
     }
 }
 
@@ -306,29 +297,35 @@ impl<B: CellSet> Position<B> {
         let kept = &self.hop_memo.entries[memo.base + from];
         let k = kept.get();
         // (Most kinds set no kind apart: their test is the occupied cells'.)
-        let mut apart = B::default();
-        for &a in &memo.apart {
-            apart = apart.or(self.by_ck[a as usize]);
-        }
-        // (With pieces hidden by perft's kept counts: those of these kinds count too. Read
-        // from `by_ck` alone, an entry written while a cannon was hidden held for the cannon's
-        // cell as if no cannon stood there, and a Janggi count missed a capture.)
-        for c in self.hop_memo.hidden_apart.iter() {
-            if memo.apart.contains(&(self.board[c] - 1)) {
-                apart.insert(c);
-            }
-        }
-        if self.occupied.and(k.read) == k.occupied && apart.and(k.read) == k.apart {
+        let apart = self.apart_cells(memo, k.read);
+        if self.occupied.and(k.read) == k.occupied && apart == k.apart {
             return (k.quiet, k.capture.and(enemy));
         }
-        self.hop_walk_kept(game, ck, from, enemy, kept, apart)
+        self.hop_walk_kept(game, ck, from, enemy, kept, memo)
+    }
+
+    /// The cells of `cells` that hold a kind `memo` sets apart, read from the board: not from
+    /// `Position::by_ck`, off which perft's kept counts take the pieces they hold while the count
+    /// walks the others (read from it, an entry written while a cannon was hidden held for the
+    /// cannon's cell as if none stood there, and a Janggi count missed a capture).
+    #[inline(always)]
+    fn apart_cells(&self, memo: &MemoKind, cells: B) -> B {
+        let mut apart = B::default();
+        if memo.apart_codes != 0 {
+            for c in cells.and(self.occupied).iter() {
+                if memo.apart_codes >> (self.board[c] & 63) & 1 != 0 {
+                    apart.insert(c);
+                }
+            }
+        }
+        apart
     }
 
     /// [`Position::hop_moves`] when the entry `kept` no longer holds: walked, and kept anew.
     #[inline(never)]
-    fn hop_walk_kept(&self, game: &Game<B>, ck: usize, from: usize, enemy: B, kept: &Cell<Kept<B>>, apart: B) -> (B, B) {
+    fn hop_walk_kept(&self, game: &Game<B>, ck: usize, from: usize, enemy: B, kept: &Cell<Kept<B>>, memo: &MemoKind) -> (B, B) {
         let (quiet, capture, read) = self.hop_walk_read(game, ck, from);
-        kept.set(Kept { read, occupied: self.occupied.and(read), apart: apart.and(read), quiet, capture });
+        kept.set(Kept { read, occupied: self.occupied.and(read), apart: self.apart_cells(memo, read), quiet, capture });
         (quiet, capture.and(enemy))
     }
 

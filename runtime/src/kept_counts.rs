@@ -56,9 +56,6 @@ pub(crate) struct KeptCounts<B> {
     affected: Vec<Pieces>,
     /// The colored kinds counted, each with the cells of its pieces counted.
     kinds: Vec<(usize, B)>,
-    /// The colored kinds some hop rule sets apart (`crate::hops::apart_kinds`, Janggi's
-    /// cannons): their hidden pieces are told to the hop entries' test.
-    apart: u64,
 }
 
 impl<B: CellSet> KeptCounts<B> {
@@ -86,7 +83,6 @@ impl<B: CellSet> KeptCounts<B> {
             initial_total: 0,
             affected: vec![0; cells],
             kinds: Vec::new(),
-            apart: crate::hops::apart_kinds(&game.hop_memo),
         }
     }
 
@@ -258,9 +254,6 @@ impl<B: CellSet> KeptCounts<B> {
         for &(ck, _) in &self.kinds {
             pos.by_ck[ck] = pos.by_ck[ck].and_not(held);
         }
-        if self.apart != 0 {
-            pos.hop_memo.hidden_apart = self.kinds.iter().filter(|&&(ck, _)| ck < 64 && self.apart >> ck & 1 != 0).fold(B::default(), |s, &(_, of_kind)| s.or(held.and(of_kind)));
-        }
         (held, n)
     }
 
@@ -269,9 +262,6 @@ impl<B: CellSet> KeptCounts<B> {
     pub(crate) fn show(&self, pos: &mut Position<B>, held: B) {
         for &(ck, of_kind) in &self.kinds {
             pos.by_ck[ck] = pos.by_ck[ck].or(held.and(of_kind));
-        }
-        if self.apart != 0 {
-            pos.hop_memo.hidden_apart = B::default();
         }
     }
 }
