@@ -132,9 +132,9 @@ pub fn hop_rules<B: CellSet>(hoppers: &[Hopper], cells: usize, colored: usize, s
 pub struct MemoKind {
     /// Where the kind's entries begin, in cells.
     base: usize,
-    /// The colored kinds its rules may neither hop over nor take (the same for all of them),
-    /// as board codes (`ck + 1`), a bit each.
-    apart_codes: u64,
+    /// The colored kinds its rules may neither hop over nor take (the same for all of them), a
+    /// bit each (at most 64 colored kinds, `format::MAX_COLORED_KINDS`).
+    apart_cks: u64,
 }
 
 /// At most this many bytes of [`HopMemo`] a position (the kinds past it are walked every time).
@@ -155,9 +155,9 @@ pub fn hop_memo_kinds<B: CellSet>(rules: &[Vec<HopRule<B>>], cells: usize, kinds
             if !rs.iter().all(|r| !r.over & all == apart && !r.takes & all == apart) || base + cells > most {
                 return None;
             }
-            let codes = (0..rules.len().min(63)).filter(|ck| apart >> (ck % kinds) & 1 != 0).fold(0u64, |m, ck| m | 1 << (ck + 1));
+            let cks = (0..rules.len().min(64)).filter(|ck| apart >> (ck % kinds) & 1 != 0).fold(0u64, |m, ck| m | 1 << ck);
             base += cells;
-            Some(MemoKind { base: base - cells, apart_codes: codes })
+            Some(MemoKind { base: base - cells, apart_cks: cks })
         })
         .collect();
     (memo, base)
@@ -311,9 +311,10 @@ impl<B: CellSet> Position<B> {
     #[inline(always)]
     fn apart_cells(&self, memo: &MemoKind, cells: B) -> B {
         let mut apart = B::default();
-        if memo.apart_codes != 0 {
+        if memo.apart_cks != 0 {
+            // (An occupied cell's code is `ck + 1`.)
             for c in cells.and(self.occupied).iter() {
-                if memo.apart_codes >> (self.board[c] & 63) & 1 != 0 {
+                if memo.apart_cks >> (self.board[c] - 1) & 1 != 0 {
                     apart.insert(c);
                 }
             }
