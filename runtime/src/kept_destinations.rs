@@ -48,7 +48,7 @@ pub(crate) struct KeptDestinations<B> {
 /// What a child took from its parent's [`KeptDestinations`] ([`Position::know_destinations`]):
 /// for `side`'s royal piece on `royal`, with the sides `out` and the cells `occupied`, the
 /// destinations whose attacks along lines are `known`, and those of them `attacked`. Not part of
-/// the position: it compares equal to any other.
+/// the position: kept in `Position::hop_memo`, which compares equal to any other.
 #[derive(Clone, Copy, Default)]
 pub struct KnownDestinations<B> {
     side: usize,
@@ -57,20 +57,6 @@ pub struct KnownDestinations<B> {
     occupied: Option<B>,
     known: B,
     attacked: B,
-}
-
-impl<B> PartialEq for KnownDestinations<B> {
-    fn eq(&self, _: &KnownDestinations<B>) -> bool {
-        true
-    }
-}
-
-impl<B> Eq for KnownDestinations<B> {}
-
-impl<B> std::fmt::Debug for KnownDestinations<B> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("KnownDestinations")
-    }
 }
 
 impl<B: CellSet> Position<B> {
