@@ -797,6 +797,32 @@ impl<B: CellSet> Position<B> {
         }
     }
 
+    /// [`Position::keep_legal`] for `legal_moves`' list: the plain moves of the pieces judged by
+    /// set (not suspect, neither on nor onto a watched cell) are kept where they stop the
+    /// check, if any, as `is_legal` would answer, without asking it (most moves: perft's lists
+    /// above the last ply cost orthodox 2.0 instructions a leaf less, the soccer balls 3.3,
+    /// Crowned Chess 4.2, every board less or the same).
+    fn keep_legal_listed(&mut self, game: &Game<B>, l: &Legality<B>, out: &mut Vec<Move>, start: usize) {
+        let Some(suspect) = l.suspect.filter(|_| !l.facing) else {
+            return self.keep_legal(game, l, out, start);
+        };
+        let apart = suspect.or(l.watched);
+        let mut i = start;
+        while i < out.len() {
+            let mv = out[i];
+            let ok = if !apart.has(mv.from as usize) && !l.watched.has(mv.to as usize) && matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget) {
+                l.stops.is_none_or(|s| s.has(mv.to as usize))
+            } else {
+                self.is_legal(game, l, mv)
+            };
+            if ok {
+                i += 1;
+            } else {
+                out.swap_remove(i);
+            }
+        }
+    }
+
     /// With royal pieces facing each other, drops the moves of `out` from `start` on that
     /// cannot end the facing: plain moves and drops that neither leave nor land on a facing
     /// pair's cells or a cell between them (`Position::facing_cells`). The others are judged by
@@ -843,7 +869,7 @@ impl<B: CellSet> Position<B> {
             if l.facing {
                 self.keep_facing_enders(game, out, start);
             }
-            self.keep_legal(game, l, out, start);
+            self.keep_legal_listed(game, l, out, start);
         }
         if let Some(h) = &game.hands {
             let dropped = out.len();
