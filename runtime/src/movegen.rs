@@ -143,7 +143,7 @@ impl<B: CellSet> Position<B> {
             }
             if m.leaper == leaps::INITIAL && !ep_capturing.has(from) {
                 if self.virgin.has(from) {
-                    self.push_initial_steps(game, ck, from, out);
+                    self.push_initial_steps(game, m, from, out);
                 }
                 for to in m.leap_quiet.and_not(self.occupied).or(m.leap_capture.and(enemy)).iter() {
                     self.push(game, ck, from, to, MoveKind::Normal, 0, out);
@@ -165,16 +165,16 @@ impl<B: CellSet> Position<B> {
         self.castling_moves(game, None, out);
     }
 
-    /// Appends the open initial steps of the unmoved piece `ck` on `from` (`leaps::INITIAL`), as
-    /// `piece_moves` lists them. (A call, in a branch of its own: with one branch for every
-    /// leaper and the steps inline, the boards without such steps cost up to 1.5 instructions a
-    /// leaf more, Crowned Chess, Shatranj 0.9.)
+    /// Appends the open initial steps of the unmoved piece with moves `m` on `from`
+    /// (`leaps::INITIAL`), as `piece_moves` lists them (such a piece never promotes here: no
+    /// choice to list). (A call, in a branch of its own: with one branch for every leaper and
+    /// the steps inline, the boards without such steps cost up to 1.5 instructions a leaf more,
+    /// Crowned Chess, Shatranj 0.9.)
     #[inline(never)]
-    fn push_initial_steps(&self, game: &Game<B>, ck: usize, from: usize, out: &mut Vec<Move>) {
-        let m = &game.piece_moves[ck * game.cells + from];
+    fn push_initial_steps(&self, game: &Game<B>, m: &crate::game::PieceMoves<B>, from: usize, out: &mut Vec<Move>) {
         for sp in &game.specials[m.specials.0 as usize..m.ep_only as usize] {
             if self.initial_step_open(sp.to, sp.pass, None) != 0 {
-                self.push(game, ck, from, sp.to as usize, MoveKind::EnPassantTarget, sp.ray, out);
+                out.push(Move { from: from as u16, to: sp.to, kind: MoveKind::EnPassantTarget, promotion: NO_PROMOTION, aux: sp.ray });
             }
         }
     }
