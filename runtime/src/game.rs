@@ -332,6 +332,9 @@ pub struct Game<B> {
     /// destination's lines costs less than keeping them (orthodox +0.5 instructions a leaf,
     /// Minishogi +3.5).
     pub many_ways: bool,
+    /// Per colored kind: the cells where perft may keep its pieces' counts
+    /// (`crate::kept_counts`), which depends on the rules alone.
+    pub keep_cells: Vec<B>,
     /// Per colored kind: the cells from which its line attacks are its plain slides' reach
     /// (`line_attacks::lines_as_slides`).
     pub lines_as_slides: Vec<B>,

@@ -739,7 +739,7 @@ impl<B: CellSet> Game<B> {
         for s in segments.iter_mut().filter(|s| s.word as usize * 64 >= B::CAPACITY) {
             *s = Segment { mask: 0, word: 0, ..*s };
         }
-        Game {
+        let mut game = Game {
             passing,
             kind_leaps,
             hoppers,
@@ -810,6 +810,9 @@ impl<B: CellSet> Game<B> {
             goals,
             zobrist,
             tables,
-        }
+            keep_cells: Vec::new(),
+        };
+        game.keep_cells = crate::kept_counts::keep_cells(&game);
+        game
     }
 }

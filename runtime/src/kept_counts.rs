@@ -58,6 +58,14 @@ pub(crate) struct KeptCounts<B> {
     kinds: Vec<(usize, B)>,
 }
 
+/// Per colored kind, the cells where its count may be kept (`Game::keep_cells`,
+/// [`KeptCounts::keepable`]): found once, when the game is loaded, rather than for every piece
+/// of every parent (and the parent walks only the kinds present, `Position::present`): perft
+/// costs orthodox 0.8 instructions a leaf less, the soccer balls 3.6, Crowned Chess 4.6.
+pub(crate) fn keep_cells<B: CellSet>(game: &Game<B>) -> Vec<B> {
+    (0..game.sides * game.kinds).map(|ck| B::from_cells((0..game.cells).filter(|&c| KeptCounts::keepable(game, ck, c)))).collect()
+}
+
 impl<B: CellSet> KeptCounts<B> {
     /// Keeping counts pays where each side has at least `MIN_KEPT` pieces to keep, judged from
     /// `pos`, the count's root (with four, keeping cost Minishogi 0.9 instructions a leaf and
@@ -90,7 +98,7 @@ impl<B: CellSet> KeptCounts<B> {
     fn keepable_pieces(game: &Game<B>, pos: &Position<B>, side: usize) -> usize {
         (0..game.kinds)
             .map(|k| side * game.kinds + k)
-            .map(|ck| pos.by_ck[ck].iter().filter(|&from| Self::keepable(game, ck, from)).count())
+            .map(|ck| pos.by_ck[ck].and(game.keep_cells[ck]).count() as usize)
             .sum()
     }
 
@@ -130,12 +138,15 @@ impl<B: CellSet> KeptCounts<B> {
         }
         let (enemy, enemy_unroyal) = pos.targets_of(game, side);
         let occupied = pos.occupied;
-        for k in 0..game.kinds {
-            let ck = side * game.kinds + k;
+        // (The kinds present, `Position::present`: with many kinds, most have no piece.)
+        let mut present = pos.present & game.side_cks[side];
+        while present != 0 {
+            let ck = present.trailing_zeros() as usize;
+            present &= present - 1;
             let enemy = if game.any_no_check && game.no_check[ck] { enemy_unroyal } else { enemy };
             let mut of_kind = B::default();
-            for from in pos.by_ck[ck].iter() {
-                if !Self::keepable(game, ck, from) || self.len == MAX_KEPT {
+            for from in pos.by_ck[ck].and(game.keep_cells[ck]).iter() {
+                if self.len == MAX_KEPT {
                     continue;
                 }
                 let i = self.len;
