@@ -25,6 +25,15 @@ fn cross_check(path: &str, depth: usize) {
     }
 }
 
+/// The runtime's perft of `position` (either notation) at depths 1 to `depth` against the
+/// reference's.
+fn agrees_to_depth(engine: &orbis_runtime::Engine, v: &orbis_compiler::model::Variant, position: &str, depth: usize) {
+    let p = from_general(v, &engine.general_text(Some(position)).unwrap());
+    for d in 1..=depth {
+        assert_eq!(engine.perft(Some(position), d).unwrap(), perft(v, &p, d), "{position} perft({d})");
+    }
+}
+
 #[test]
 fn reference_agrees_with_published_orthodox_counts() {
     let v = common::variant("examples/orthodox.orbis");
@@ -104,10 +113,7 @@ fn hidden_cannons_still_stand_apart() {
         "turn=white white=Ra1,Nb1,Bc1,Af1,Bg1,Rb2,Ad2,Ke2,Ng2,Cb3,Ph4,Pi4,Pc5,Pf5,Ch7,Pa8 black=Pd6,Pc7,Pg7,Cb8,Cd8,Af8,Ng8,Rf9,Nb10,Bc10,Ad10,Kf10,Bg10,Rh10 virgin=a1,b1,c1,f1,g1,b3,i4,c7,b8,b10,c10,d10,g10 clock=5 move=21",
         "turn=white white=Nb1,Bc1,Kd1,Bg1,Nh1,Re2,Af2,Ad3,Ch3,Pc4,Ph4,Pi4,Pd5,Pf5,Cd10 black=Ce5,Ph5,Pa7,Pg7,Pi7,Ce8,Af8,Kd9,Ri9,Bc10,Ae10,Nf10,Bg10,Ri10 virgin=b1,c1,g1,h1,h3,i7,c10,g10,i10 clock=16 move=24",
     ] {
-        let p = from_general(&v, &engine.general_text(Some(position)).unwrap());
-        for depth in 1..=3 {
-            assert_eq!(engine.perft(Some(position), depth).unwrap(), perft(&v, &p, depth), "{position} perft({depth})");
-        }
+        agrees_to_depth(&engine, &v, position, 3);
     }
 }
 
@@ -121,10 +127,7 @@ fn a_slide_home_kept_agrees_with_reference() {
     let engine = common::engine(path);
     let fen = "2b2kn1/1ppp4/8/8/R7/8/1PPP4/3K2N1 w - - 0 1";
     assert!(engine.moves(Some(fen)).unwrap().iter().any(|m| m.notation == "Ra4-a4"), "the rook's stationary move");
-    let p = from_general(&v, &engine.general_text(Some(fen)).unwrap());
-    for depth in 1..=3 {
-        assert_eq!(engine.perft(Some(fen), depth).unwrap(), perft(&v, &p, depth), "{fen} perft({depth})");
-    }
+    agrees_to_depth(&engine, &v, fen, 3);
 }
 
 /// Castling whose rook, leaving its cell, opens a line across the seam onto the king's
@@ -143,10 +146,7 @@ fn castling_that_opens_a_line_agrees_with_reference() {
     ] {
         let moves = engine.moves(Some(fen)).unwrap();
         assert_eq!(moves.iter().filter(|m| m.notation.starts_with("O-O")).count(), castlings, "{fen}");
-        let p = from_general(&v, &engine.general_text(Some(fen)).unwrap());
-        for depth in 1..=3 {
-            assert_eq!(engine.perft(Some(fen), depth).unwrap(), perft(&v, &p, depth), "{fen} perft({depth})");
-        }
+        agrees_to_depth(&engine, &v, fen, 3);
     }
 }
 
@@ -336,9 +336,7 @@ fn pins_of_a_side_with_two_royal_pieces() {
     let moves = engine.moves(Some(position)).unwrap();
     assert_eq!(moves.len(), 7, "the kings' moves alone");
     assert_eq!(moves.len(), legal(&v, &p).len());
-    for depth in 1..=3 {
-        assert_eq!(engine.perft(Some(position), depth).unwrap(), perft(&v, &p, depth), "perft({depth})");
-    }
+    agrees_to_depth(&engine, &v, position, 3);
 }
 
 #[test]
@@ -352,9 +350,7 @@ fn pin_along_a_line_through_the_pinned_cell_twice() {
     let moves = engine.moves(Some(position)).unwrap();
     assert_eq!(moves.len(), legal(&v, &p).len());
     assert!(!moves.iter().any(|m| m.notation == "Qd7-b7"), "the pinned queen leaves its line");
-    for depth in 1..=2 {
-        assert_eq!(engine.perft(Some(position), depth).unwrap(), perft(&v, &p, depth), "perft({depth})");
-    }
+    agrees_to_depth(&engine, &v, position, 2);
 }
 
 /// When a game is loaded, a ray whose cells begin another ray of the same piece, which lands
@@ -374,9 +370,6 @@ fn runtime_agrees_with_reference_on_rays_that_share_cells() {
     let v = common::variant_from(path, &source);
     let engine = orbis_runtime::Engine::new(orbis_compiler::lower::lower(&v)).unwrap();
     for fen in ["4k3/8/2b5/1r3p2/3R4/2p5/1B3N2/4K3 w - - 0 1", "4k3/8/2b5/1r3p2/3R4/2p5/1B3N2/4K3 b - - 0 1", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"] {
-        let p = from_general(&v, &engine.general_text(Some(fen)).unwrap());
-        for depth in 1..=3 {
-            assert_eq!(engine.perft(Some(fen), depth).unwrap(), perft(&v, &p, depth), "{fen} perft({depth})");
-        }
+        agrees_to_depth(&engine, &v, fen, 3);
     }
 }
