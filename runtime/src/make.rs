@@ -312,10 +312,12 @@ impl<B: CellSet> Position<B> {
             MoveKind::Drop => {
                 self.lift(game, mv.to as usize);
                 self.hand[prev * game.kinds + mv.aux as usize] += 1;
+                self.held += 1;
             }
             MoveKind::Crown => {
                 let to = mv.to as usize;
                 self.hand[prev * game.kinds + (mv.aux & 0xff) as usize] += 1;
+                self.held += 1;
                 if mv.aux & CROWN_HIDDEN != 0 {
                     self.set_under(game, to, undo.moved);
                 } else {
@@ -353,6 +355,7 @@ impl<B: CellSet> Position<B> {
                     self.place(game, undo.captured_cell as usize, undo.captured as usize - 1);
                     if let Some(h) = game.hands.as_ref().filter(|h| h.capture_to_hand) {
                         self.hand[prev * game.kinds + h.hand_kind[undo.captured as usize - 1] as usize] -= 1;
+                        self.held -= 1;
                     }
                 }
                 if undo.captured_under != 0 {
