@@ -427,10 +427,11 @@ pub struct Game<B> {
     pub passing: Option<crate::passing::Passing<B>>,
     /// Per side: the colored kinds that have such rules.
     pub hop_cks: Vec<Vec<u8>>,
-    /// Per target cell and side (`target * sides + side`): the cells from which a capturing
-    /// rule of `hop_cks` (of a kind that may check) could reach the target, so that an attack
-    /// test with none of those pieces there answers at once (empty without such rules).
-    pub hop_starts: Vec<B>,
+    /// Per target cell and side (`target * sides + side`): the ways by which a capturing rule
+    /// of `hop_cks` (of a kind that may check) could reach the target, and the cells where they
+    /// start, so that an attack test with none of those pieces there answers at once (empty
+    /// without such rules).
+    pub hop_attacks: Vec<crate::hops::HopAttacks<B>>,
     /// Per `(carrier kind, crown kind)` (kinds, not colored): the crowned kind.
     pub crowned: Vec<(u8, u8, u8)>,
     /// Per side: the cells whose reach by a colored kind wins (`reach`), as (ck, cells).

@@ -656,18 +656,7 @@ impl<B: CellSet> Game<B> {
         let hopping = !tables.hoppers.is_empty();
         let (hop_memo, hop_memo_cells) = crate::hops::hop_memo_kinds(&hoppers, cells, kinds);
         let homing = piece_moves.iter().any(|m| m.homing && m.plain_slides);
-        // Per target and side: the cells from which a capturing hop rule of the side (of a kind
-        // that may check) could reach it.
-        let mut hop_starts = vec![B::default(); if hopping { cells * sides } else { 0 }];
-        for (side, cks) in hop_cks.iter().enumerate() {
-            for &ck in cks.iter().filter(|&&ck| !no_check[ck as usize]) {
-                for r in hoppers[ck as usize].iter().filter(|r| r.flags & crate::tables::hop::CAPTURE != 0) {
-                    for (t, starts) in r.starts.iter().enumerate() {
-                        hop_starts[t * sides + side] = hop_starts[t * sides + side].or(*starts);
-                    }
-                }
-            }
-        }
+        let hop_attacks = if hopping { crate::hops::hop_attacks(&hoppers, &hop_cks, &no_check, cells) } else { Vec::new() };
         // Winding and hop moves are not in the rays: their pieces may promote wherever they
         // stand. A hopping piece is never skipped for its blocked rays (a hop leaps what blocks
         // them); a winding rule's flood leaves its start through the cells next to it
@@ -747,7 +736,7 @@ impl<B: CellSet> Game<B> {
             hop_memo,
             hop_memo_cells,
             hop_cks,
-            hop_starts,
+            hop_attacks,
             winders,
             winding,
             homing,
