@@ -106,6 +106,15 @@ pub struct HopAttacks<B> {
     ways: Box<[HopWay<B>]>,
 }
 
+impl<B: CellSet> HopAttacks<B> {
+    /// The ways that start on `p`, a cell of `starts`.
+    #[inline(always)]
+    fn ways_of(&self, p: usize) -> &[HopWay<B>] {
+        let k = self.starts.rank(p);
+        &self.ways[self.blocks[k] as usize..self.blocks[k + 1] as usize]
+    }
+}
+
 /// One way of [`HopAttacks`]: a piece of the colored kind `ck` on its start cell captures on
 /// the target by a rule with `flags` that may jump over the kinds of `over` and take those of
 /// `takes`, over the cells `between` (the last of which is `before`).
@@ -714,30 +723,9 @@ impl<B: CellSet> Position<B> {
         occupied.remove(from);
         occupied.insert(to);
         let mover = self.board[from];
-        for w in &self.hop_memo.live.ways {
-            // (A piece taken on `to` hops no more.)
-            if w.from as usize == to {
-                continue;
-            }
-            // As `hopped_by_on`: no piece passed without a screen; with one, exactly one (with
-            // `next` just before the royal piece), of a kind the rule may jump over.
-            let mut passed = occupied.and(w.between);
-            let hit = if w.flags & hop::SCREEN == 0 {
-                passed.is_empty()
-            } else {
-                match passed.pop() {
-                    Some(screen) if passed.is_empty() => {
-                        let code = if screen == to { mover } else { self.board[screen] };
-                        (w.flags & hop::NEXT == 0 || screen == w.before as usize) && w.over >> Self::kind_of_code(game, code) & 1 != 0
-                    }
-                    _ => false,
-                }
-            };
-            if hit {
-                return true;
-            }
-        }
-        false
+        let code_at = |c: usize| if c == to { mover } else { self.board[c] };
+        // (A piece taken on `to` hops no more.)
+        self.hop_memo.live.ways.iter().any(|w| w.from as usize != to && Self::way_hits(game, w.flags, w.over, w.before, w.between, occupied, code_at))
     }
 
     /// [`Position::hop_zone`], for legality judging a new position: the [`LiveWays`] found
@@ -758,17 +746,15 @@ impl<B: CellSet> Position<B> {
         live.ways.clear();
         let victim = Self::kind_of_code(game, self.board[royal]);
         for &s in game.opponents[side].iter().filter(|&&s| !self.is_out(s)) {
-            let starts = game.hop_attacks[royal * game.sides + s].starts;
+            let a = &game.hop_attacks[royal * game.sides + s];
+            let mut pieces = B::default();
             for &ck in &game.hop_cks[s] {
-                let ck = ck as usize;
-                let pieces = self.by_ck[ck].and(starts);
-                if game.no_check[ck] || pieces.is_empty() {
-                    continue;
-                }
-                for r in game.hoppers[ck].iter().filter(|r| r.flags & hop::CAPTURE != 0 && r.takes >> victim & 1 != 0) {
-                    for (from, between, before) in r.ways_from(royal, pieces) {
-                        live.ways.push(LiveWay { from: from as u16, before, flags: r.flags, over: r.over, between });
-                    }
+                pieces = pieces.or(self.by_ck[ck as usize]);
+            }
+            for p in pieces.and(a.starts).iter() {
+                let ck = self.board[p] - 1;
+                for w in a.ways_of(p).iter().filter(|w| w.ck == ck && w.takes >> victim & 1 != 0) {
+                    live.ways.push(LiveWay { from: p as u16, before: w.before, flags: w.flags, over: w.over, between: w.between });
                 }
             }
         }
@@ -797,29 +783,33 @@ impl<B: CellSet> Position<B> {
         }
         let victim = (code_at(target) != 0).then(|| Self::kind_of_code(game, code_at(target)));
         for p in pieces.iter() {
-            let (ck, k) = (self.board[p] - 1, a.starts.rank(p));
-            for w in &a.ways[a.blocks[k] as usize..a.blocks[k + 1] as usize] {
+            let ck = self.board[p] - 1;
+            for w in a.ways_of(p) {
                 if w.ck != ck || victim.is_some_and(|v| w.takes >> v & 1 == 0) {
                     continue;
                 }
-                // Without a screen every cell before the target is empty; with one, exactly
-                // one piece stands before it (the screen), with `next` just before it.
-                let mut passed = occupied.and(w.between);
-                let hit = if w.flags & hop::SCREEN == 0 {
-                    passed.is_empty()
-                } else {
-                    match passed.pop() {
-                        Some(screen) if passed.is_empty() => {
-                            (w.flags & hop::NEXT == 0 || screen == w.before as usize) && w.over >> Self::kind_of_code(game, code_at(screen)) & 1 != 0
-                        }
-                        _ => false,
-                    }
-                };
-                if hit {
+                if Self::way_hits(game, w.flags, w.over, w.before, w.between, occupied, &code_at) {
                     return true;
                 }
             }
         }
         false
+    }
+
+    /// Whether a way by a rule with `flags`, that may jump over the kinds of `over`, captures
+    /// on its target over the cells `between` (the last of which is `before`), with the cells
+    /// `occupied` and `code_at` the board: without a screen every cell passed is empty; with
+    /// one, exactly one piece stands there (the screen), with `next` on `before`, of a kind the
+    /// rule may jump over.
+    #[inline(always)]
+    fn way_hits(game: &Game<B>, flags: u8, over: u64, before: u16, between: B, occupied: B, code_at: impl Fn(usize) -> u8) -> bool {
+        let mut passed = occupied.and(between);
+        if flags & hop::SCREEN == 0 {
+            return passed.is_empty();
+        }
+        match passed.pop() {
+            Some(screen) if passed.is_empty() => (flags & hop::NEXT == 0 || screen == before as usize) && over >> Self::kind_of_code(game, code_at(screen)) & 1 != 0,
+            _ => false,
+        }
     }
 }
