@@ -506,6 +506,14 @@ impl<B: CellSet> Game<B> {
         let by_pairs = B::CAPACITY <= 128;
         let (line_pair_index, line_pairs) = if by_pairs { line_pairs(&tables, cells) } else { (Vec::new(), Vec::new()) };
         let many_ways = line_pair_index.windows(2).any(|w| w[1] - w[0] > 1);
+        // With at most one way per pair of cells, the pairs stand one per pair of cells, where
+        // a look needs no index.
+        let (line_pair_index, line_pairs) = if by_pairs && !many_ways {
+            let none = LinePair { between: B::default(), kinds: 0 };
+            (Vec::new(), line_pair_index.windows(2).map(|w| if w[1] > w[0] { line_pairs[w[0] as usize] } else { none }).collect())
+        } else {
+            (line_pair_index, line_pairs)
+        };
         let line_ck_mask = line_cks.iter().flatten().fold(0u64, |m, &ck| m | 1 << ck);
         let is_transit: Vec<bool> = (0..cells).map(|c| tables.transit.contains(&(c as u16))).collect();
         let lines_as_slides = crate::line_attacks::lines_as_slides(&tables, &piece_moves, &slide_runs, &direct_from, line_ck_mask, &is_transit);
