@@ -174,11 +174,12 @@ impl<B: CellSet> Position<B> {
                 } else if mv.promotion == NO_PROMOTION {
                     // Off a stack: the piece goes on as it is, and uncovers the piece beneath.
                     let ck = code as usize - 1;
-                    self.shift(game, from, to, ck);
+                    let hk = self.shift_off_stack(game, from, to, ck) as usize - 1;
                     if KEYS {
-                        self.hash ^= game.zobrist.piece[ck * game.cells + from] ^ game.zobrist.piece[ck * game.cells + to];
+                        let z = &game.zobrist;
+                        self.hash ^= z.piece[ck * game.cells + from] ^ z.piece[ck * game.cells + to] ^ z.under[hk * game.cells + from] ^ z.piece[hk * game.cells + from];
                     }
-                    undo.revealed = self.uncover_as::<KEYS>(game, from);
+                    undo.revealed = true;
                 } else {
                     if KEYS {
                         self.take(game, from);
@@ -245,21 +246,11 @@ impl<B: CellSet> Position<B> {
     /// its place; returns whether there was one.
     #[inline(always)]
     fn uncover(&mut self, game: &Game<B>, cell: usize) -> bool {
-        self.uncover_as::<true>(game, cell)
-    }
-
-    /// `uncover`, with the piece's hash key kept (`KEYS`) or not ([`Position::make_move_unkeyed`]).
-    #[inline(always)]
-    fn uncover_as<const KEYS: bool>(&mut self, game: &Game<B>, cell: usize) -> bool {
         if !self.stacked.has(cell) {
             return false;
         }
         let hidden = self.take_under(game, cell) as usize - 1;
-        if KEYS {
-            self.put(game, cell, hidden);
-        } else {
-            self.place(game, cell, hidden);
-        }
+        self.put(game, cell, hidden);
         true
     }
 
@@ -342,8 +333,7 @@ impl<B: CellSet> Position<B> {
                 if mv.promotion == NO_PROMOTION && !undo.revealed {
                     self.shift(game, mv.to as usize, mv.from as usize, undo.moved as usize - 1);
                 } else if mv.promotion == NO_PROMOTION {
-                    self.cover(game, mv.from as usize);
-                    self.shift(game, mv.to as usize, mv.from as usize, undo.moved as usize - 1);
+                    self.shift_onto_stack(game, mv.to as usize, mv.from as usize, undo.moved as usize - 1);
                 } else {
                     if undo.revealed {
                         self.cover(game, mv.from as usize);

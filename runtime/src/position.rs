@@ -467,6 +467,102 @@ impl<B: CellSet> Position<B> {
         self.occupied.insert(to);
     }
 
+    /// The top piece of colored kind `ck` on the stack `from` moved to the empty cell `to`,
+    /// without the hash: the hidden piece beneath comes on top in its place. `shift` and the
+    /// uncovering in one, the cell's sets that stay occupied left as they are. Returns the code
+    /// of the piece uncovered.
+    #[inline(always)]
+    pub(crate) fn shift_off_stack(&mut self, game: &Game<B>, from: usize, to: usize, ck: usize) -> u8 {
+        debug_assert!(self.stacked.has(from) && self.board[to] == 0, "a shift off a stack onto an empty cell");
+        let hidden = self.under[from];
+        let hk = hidden as usize - 1;
+        self.under[from] = 0;
+        self.stacked.remove(from);
+        self.hidden_royal.remove(from);
+        self.board[to] = self.board[from];
+        self.board[from] = hidden;
+        let by_ck = &mut self.by_ck[ck];
+        by_ck.remove(from);
+        by_ck.insert(to);
+        self.by_ck[hk].insert(from);
+        self.present |= 1 << (hk & 63);
+        let (side, hside) = (game.side_of[ck & 63] as usize, game.side_of[hk & 63] as usize);
+        self.by_side[side].insert(to);
+        if side != hside {
+            self.by_side[side].remove(from);
+            self.by_side[hside].insert(from);
+        }
+        if game.line_ck_mask >> (ck & 63) & 1 != 0 {
+            let lines = &mut self.line_pieces[side];
+            lines.remove(from);
+            lines.insert(to);
+        }
+        if game.line_ck_mask >> (hk & 63) & 1 != 0 {
+            self.line_pieces[hside].insert(from);
+        }
+        if game.royal_ck_mask >> (ck & 63) & 1 != 0 {
+            for royals in [&mut self.royal_tops[side], &mut self.all_royal_tops] {
+                royals.remove(from);
+                royals.insert(to);
+            }
+        }
+        if game.royal_ck_mask >> (hk & 63) & 1 != 0 {
+            self.royal_tops[hside].insert(from);
+            self.all_royal_tops.insert(from);
+        }
+        self.occupied.insert(to);
+        hidden
+    }
+
+    /// Undoes [`Position::shift_off_stack`] (without the hash, as `unmake` restores it whole):
+    /// the piece of colored kind `ck` on `from` goes back to `to`, over the piece there, which
+    /// goes back beneath.
+    #[inline(always)]
+    pub(crate) fn shift_onto_stack(&mut self, game: &Game<B>, from: usize, to: usize, ck: usize) {
+        debug_assert!(!self.stacked.has(to) && self.board[to] != 0, "a shift back onto an uncovered piece");
+        let hidden = self.board[to];
+        let hk = hidden as usize - 1;
+        self.by_ck[hk].remove(to);
+        if self.by_ck[hk].is_empty() {
+            self.present &= !(1 << (hk & 63));
+        }
+        let (side, hside) = (game.side_of[ck & 63] as usize, game.side_of[hk & 63] as usize);
+        if game.line_ck_mask >> (hk & 63) & 1 != 0 {
+            self.line_pieces[hside].remove(to);
+        }
+        if game.royal_ck_mask >> (hk & 63) & 1 != 0 {
+            self.royal_tops[hside].remove(to);
+            self.all_royal_tops.remove(to);
+        }
+        self.under[to] = hidden;
+        self.stacked.insert(to);
+        if game.royal[hk] {
+            self.hidden_royal.insert(to);
+        }
+        self.board[to] = self.board[from];
+        self.board[from] = 0;
+        let by_ck = &mut self.by_ck[ck];
+        by_ck.remove(from);
+        by_ck.insert(to);
+        self.by_side[side].remove(from);
+        if side != hside {
+            self.by_side[hside].remove(to);
+            self.by_side[side].insert(to);
+        }
+        if game.line_ck_mask >> (ck & 63) & 1 != 0 {
+            let lines = &mut self.line_pieces[side];
+            lines.remove(from);
+            lines.insert(to);
+        }
+        if game.royal_ck_mask >> (ck & 63) & 1 != 0 {
+            for royals in [&mut self.royal_tops[side], &mut self.all_royal_tops] {
+                royals.remove(from);
+                royals.insert(to);
+            }
+        }
+        self.occupied.remove(from);
+    }
+
     /// `take` without the hash.
     #[inline(always)]
     pub(crate) fn lift(&mut self, game: &Game<B>, cell: usize) -> u8 {
