@@ -452,6 +452,16 @@ impl<B: CellSet> Position<B> {
         let by_side = &mut self.by_side[side];
         by_side.remove(from);
         by_side.insert(to);
+        self.shift_marks(game, ck, side, from, to);
+        self.occupied.remove(from);
+        self.occupied.insert(to);
+    }
+
+    /// The piece of colored kind `ck` (of `side`) moved from `from` to `to` in the sets its kind
+    /// marks besides `by_ck` and `by_side`: the line pieces and the royal tops (the shifts' part
+    /// in common).
+    #[inline(always)]
+    fn shift_marks(&mut self, game: &Game<B>, ck: usize, side: usize, from: usize, to: usize) {
         if game.line_ck_mask >> (ck & 63) & 1 != 0 {
             let lines = &mut self.line_pieces[side];
             lines.remove(from);
@@ -463,8 +473,6 @@ impl<B: CellSet> Position<B> {
                 royals.insert(to);
             }
         }
-        self.occupied.remove(from);
-        self.occupied.insert(to);
     }
 
     /// The top piece of colored kind `ck` on the stack `from` moved to the empty cell `to`,
@@ -492,19 +500,10 @@ impl<B: CellSet> Position<B> {
             self.by_side[side].remove(from);
             self.by_side[hside].insert(from);
         }
-        if game.line_ck_mask >> (ck & 63) & 1 != 0 {
-            let lines = &mut self.line_pieces[side];
-            lines.remove(from);
-            lines.insert(to);
-        }
+        // (The top piece's cell left before the hidden one's is marked.)
+        self.shift_marks(game, ck, side, from, to);
         if game.line_ck_mask >> (hk & 63) & 1 != 0 {
             self.line_pieces[hside].insert(from);
-        }
-        if game.royal_ck_mask >> (ck & 63) & 1 != 0 {
-            for royals in [&mut self.royal_tops[side], &mut self.all_royal_tops] {
-                royals.remove(from);
-                royals.insert(to);
-            }
         }
         if game.royal_ck_mask >> (hk & 63) & 1 != 0 {
             self.royal_tops[hside].insert(from);
@@ -549,17 +548,7 @@ impl<B: CellSet> Position<B> {
             self.by_side[hside].remove(to);
             self.by_side[side].insert(to);
         }
-        if game.line_ck_mask >> (ck & 63) & 1 != 0 {
-            let lines = &mut self.line_pieces[side];
-            lines.remove(from);
-            lines.insert(to);
-        }
-        if game.royal_ck_mask >> (ck & 63) & 1 != 0 {
-            for royals in [&mut self.royal_tops[side], &mut self.all_royal_tops] {
-                royals.remove(from);
-                royals.insert(to);
-            }
-        }
+        self.shift_marks(game, ck, side, from, to);
         self.occupied.remove(from);
     }
 
