@@ -97,14 +97,14 @@ impl<B: CellSet> Position<B> {
     /// [`Position::count_legal_settling`] with the lines out of the lone royal piece taken from
     /// `kept`, the parent's, and `mv`, the move made there (the caller has checked it with
     /// [`RoyalLines::applies_after`]; the settled position's count walks them again).
-    pub(crate) fn count_legal_settling_kept(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: &RoyalLines<B>, mv: Move) -> u64 {
+    pub(crate) fn count_legal_settling_kept(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: &RoyalLines<'_, B>, mv: Move) -> u64 {
         let n = self.count_moves::<false, false, false>(game, scratch, Some((kept, mv)), None, None);
         self.settled_count(game, scratch, n)
     }
 
     /// [`Position::count_legal_settling_kept`] with the pieces' counts of `counts` too
     /// ([`Position::count_legal_settling_counts`]).
-    pub(crate) fn count_legal_settling_kept_counts(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: &RoyalLines<B>, mv: Move, counts: &KeptCounts<B>) -> u64 {
+    pub(crate) fn count_legal_settling_kept_counts(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: &RoyalLines<'_, B>, mv: Move, counts: &KeptCounts<B>) -> u64 {
         let n = self.count_moves::<false, false, true>(game, scratch, Some((kept, mv)), None, Some((counts, mv)));
         self.settled_count(game, scratch, n)
     }
@@ -115,7 +115,7 @@ impl<B: CellSet> Position<B> {
     /// from `facing` when known (perft's last ply: the parent's answer, after a move that
     /// touched none of the cells it read, [`Position::facing_read`]); and with the pieces'
     /// counts of `counts` when they are kept (also in the games with hops or winding rules).
-    pub(crate) fn count_legal_settling_facing(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: Option<(&RoyalLines<B>, Move)>, facing: Option<bool>, counts: Option<(&KeptCounts<B>, Move)>) -> u64 {
+    pub(crate) fn count_legal_settling_facing(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: Option<(&RoyalLines<'_, B>, Move)>, facing: Option<bool>, counts: Option<(&KeptCounts<B>, Move)>) -> u64 {
         let n = self.count_moves::<false, true, true>(game, scratch, kept, facing, counts);
         self.settled_count(game, scratch, n)
     }
@@ -182,7 +182,7 @@ impl<B: CellSet> Position<B> {
     /// ([`Position::count_legal_settling_facing`]), as in every count it changed how the other
     /// games compiled (orthodox +0.6, Webball +2.0 instructions a leaf).
     #[inline(always)]
-    fn count_moves<const ANY: bool, const HOPS: bool, const KEEP: bool>(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: Option<(&RoyalLines<B>, Move)>, facing: Option<bool>, counts: Option<(&KeptCounts<B>, Move)>) -> u64 {
+    fn count_moves<const ANY: bool, const HOPS: bool, const KEEP: bool>(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: Option<(&RoyalLines<'_, B>, Move)>, facing: Option<bool>, counts: Option<(&KeptCounts<B>, Move)>) -> u64 {
         scratch.clear();
         // As in `legal_moves`: no moves once a side is bare; crowning moves judged by playing.
         if game.tables.rules.bare.is_some() && self.may_be_bare(game) && self.bare_side(game).is_some() {

@@ -307,10 +307,6 @@ pub struct Game<B> {
     pub royal_ck_mask: u64,
     /// Per target: every cell of its lines, to skip them all with one test.
     pub line_reach: Vec<B>,
-    /// Per target `t` and cell `c`, at `t * cells + c`: bit `i` set when the `i`th of `t`'s lines
-    /// (`Game::lines_of`, the first 16) passes `c`. A move's two cells then name the lines out
-    /// of a royal piece it may have changed, with no walk over the others.
-    pub lines_through: Vec<u16>,
     /// Per target `t` and cell `a`: the ways a piece on `a` may attack `t` along `t`'s lines,
     /// `line_pairs[line_pair_index[t * cells + a] .. line_pair_index[t * cells + a + 1]]`. An
     /// attack test then looks at the enemy line pieces in reach, a few sets each, instead of

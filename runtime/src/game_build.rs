@@ -494,15 +494,6 @@ impl<B: CellSet> Game<B> {
         let line_reach = (0..cells)
             .map(|t| lines[line_index[t] as usize..line_index[t + 1] as usize].iter().fold(B::default(), |r: B, l: &Line<B>| r.or(l.set)))
             .collect();
-        // Bit `i` of `lines_through[t * cells + c]`: line `i` of `t` (the first 16) passes `c`.
-        let mut lines_through = vec![0u16; cells * cells];
-        for t in 0..cells {
-            for (i, l) in lines[line_index[t] as usize..line_index[t + 1] as usize].iter().enumerate().take(u16::BITS as usize) {
-                for c in l.set.iter() {
-                    lines_through[t * cells + c] |= 1 << i;
-                }
-            }
-        }
         let by_pairs = B::CAPACITY <= 128;
         let (line_pair_index, line_pairs) = if by_pairs { line_pairs(&tables, cells) } else { (Vec::new(), Vec::new()) };
         let many_ways = line_pair_index.windows(2).any(|w| w[1] - w[0] > 1);
@@ -791,7 +782,6 @@ impl<B: CellSet> Game<B> {
             royal_ck_mask: royal.iter().enumerate().fold(0u64, |m, (ck, &r)| m | (r as u64) << (ck & 63)),
             line_cks,
             line_reach,
-            lines_through,
             line_pair_index,
             line_pairs,
             by_pairs,

@@ -627,7 +627,7 @@ impl<B: CellSet> Position<B> {
     /// (Written in place and inlined: it is large, and on wide boards moving it cost a `memcpy`
     /// call per position.)
     #[inline(always)]
-    pub(crate) fn legality(&mut self, game: &Game<B>, l: &mut Legality<B>, kept: Option<(&RoyalLines<B>, Move)>, facing: Option<bool>) -> bool {
+    pub(crate) fn legality(&mut self, game: &Game<B>, l: &mut Legality<B>, kept: Option<(&RoyalLines<'_, B>, Move)>, facing: Option<bool>) -> bool {
         let us = self.to_move;
         let royals = self.royals(game, us);
         if royals.is_empty() {

@@ -30,6 +30,8 @@ pub const MAX_TABLE_MB: usize = 65_536;
 #[derive(Default)]
 pub struct Perft<'t> {
     buffers: Vec<Vec<Move>>,
+    /// The marks by cell of the royal lines kept for the last ply (`crate::pins`).
+    marks: Vec<u16>,
     table: Option<&'t PerftTable>,
 }
 
@@ -40,7 +42,7 @@ impl<'t> Perft<'t> {
 
     /// A perft that looks counts up in `table` and stores them there.
     pub fn with_table(table: Option<&'t PerftTable>) -> Perft<'t> {
-        Perft { buffers: Vec::new(), table }
+        Perft { buffers: Vec::new(), marks: Vec::new(), table }
     }
 
     /// Leaf nodes at `depth` plies below `pos`.
@@ -87,7 +89,7 @@ impl<'t> Perft<'t> {
                 // and again in a child only where its move touched them (`crate::pins`). (Two
                 // loops: one loop matching `kept` per move cost orthodox and the soccer ball 0.5%.)
                 let next = pos.side_after(game, pos.to_move).0;
-                let kept = pos.royal_lines_for_children(game, next);
+                let kept = pos.royal_lines_for_children(game, next, &mut self.marks);
                 // And the attacks along lines on its destinations (`crate::kept_destinations`).
                 let destinations = if game.many_ways { pos.destinations_for_children(game, next) } else { None };
                 // Whether royal pieces face each other here, which every move made asks; in a

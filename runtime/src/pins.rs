@@ -9,7 +9,7 @@
 //! move that touches none of these cells leaves the walk's answer as it was. So the parent walks
 //! them once for all its children, noting those cells line by line, and each child takes the
 //! answer of every line its move missed, walking again only the lines it touched (found from the
-//! move's two cells by `Game::lines_through`).
+//! move's two cells in the parent's marks by cell, `RoyalLines::marks`).
 
 use crate::bits::CellSet;
 use crate::game::{Game, Line};
@@ -55,9 +55,9 @@ impl<B: CellSet> Pins<B> {
     }
 }
 
-/// Lines out of a royal piece followed one by one in a kept answer (as many as a
-/// `Game::lines_through` mask names); a royal piece with more is walked whole in a child whose
-/// move touches a cell the parent's walk read.
+/// Lines out of a royal piece followed one by one in a kept answer (as many as a mark of
+/// `RoyalLines::marks` names); a royal piece with more is walked whole in a child whose move
+/// touches a cell the parent's walk read.
 const MAX_LINES: usize = u16::BITS as usize;
 
 /// What the parent's walk found on one line out of the royal piece, and what it read there.
@@ -92,7 +92,7 @@ impl Iterator for Bits {
 /// parent position, for its children where `side` is to move, reached by plain moves with no
 /// side gone out meanwhile: whole after a move that touches no cell the walk read, line by line
 /// after one that does (the lines it touched are walked again).
-pub(crate) struct RoyalLines<B> {
+pub(crate) struct RoyalLines<'m, B> {
     side: usize,
     royal: usize,
     out: u64,
@@ -100,14 +100,17 @@ pub(crate) struct RoyalLines<B> {
     check: bool,
     /// The answer may change with a move from or to one of these cells.
     read: B,
-    /// Line by line, when there are at most `MAX_LINES` (as many as `Game::lines_through`
-    /// names); and as bit sets by line, the lines that check and the lines that pin.
+    /// Line by line, when there are at most `MAX_LINES`; and as bit sets by line, the lines
+    /// that check and the lines that pin.
     lines: Option<[LineRead<B>; MAX_LINES]>,
     check_lines: u16,
     pin_lines: u16,
+    /// With `lines`, by cell, the lines whose walk read it (bit `i`: line `i`; the royal
+    /// piece's cell: all), so that a child finds the lines its move touched in two lookups.
+    marks: &'m [u16],
 }
 
-impl<B: CellSet> RoyalLines<B> {
+impl<B: CellSet> RoyalLines<'_, B> {
     /// Whether the answer, whole or line by line, may be used after `mv` (made in the parent).
     #[inline(always)]
     pub(crate) fn applies_after(&self, mv: Move) -> bool {
@@ -185,8 +188,8 @@ impl<B: CellSet> Position<B> {
     /// [`Position::royal_lines`] of `side`'s royal piece in this position, kept for the
     /// children of this position where `side` is to move (perft's last ply); `None` (walk in
     /// each child) unless `side` has one royal piece with an enemy line piece on its lines, and
-    /// in games with stacks.
-    pub(crate) fn royal_lines_for_children(&self, game: &Game<B>, side: usize) -> Option<RoyalLines<B>> {
+    /// in games with stacks. `marks` is reused for [`RoyalLines`]'s marks by cell.
+    pub(crate) fn royal_lines_for_children<'m>(&self, game: &Game<B>, side: usize, marks: &'m mut Vec<u16>) -> Option<RoyalLines<'m, B>> {
         // With stacks a move off a cell uncovers the piece beneath, which may be a line piece,
         // and moves on and off lines are most moves: the answer would seldom hold.
         if game.stacks {
@@ -201,6 +204,11 @@ impl<B: CellSet> Position<B> {
         }
         let lines = game.lines_of(royal);
         let mut per_line = (lines.len() <= MAX_LINES).then(|| [LineRead::default(); MAX_LINES]);
+        marks.clear();
+        if per_line.is_some() {
+            marks.resize(game.cells, 0);
+            marks[royal] = ((1u32 << lines.len()) - 1) as u16;
+        }
         let mut pins = Pins::new();
         let mut check = false;
         let (mut check_lines, mut pin_lines) = (0u16, 0u16);
@@ -215,6 +223,9 @@ impl<B: CellSet> Position<B> {
                 read = read.or(near);
                 if let Some(per_line) = &mut per_line {
                     per_line[i] = LineRead { read: near, pinned: NO_PIN };
+                    for c in near.iter() {
+                        marks[c] |= 1 << i;
+                    }
                 }
                 continue;
             }
@@ -228,11 +239,14 @@ impl<B: CellSet> Position<B> {
             if let Some(per_line) = &mut per_line {
                 let pinned = pin.map_or(NO_PIN, |(b, _)| b as u16);
                 per_line[i] = LineRead { read: line_read, pinned };
+                for c in line_read.iter() {
+                    marks[c] |= 1 << i;
+                }
                 check_lines |= u16::from(c) << i;
                 pin_lines |= u16::from(pin.is_some()) << i;
             }
         }
-        Some(RoyalLines { side, royal, out: self.out, pins, check, read, lines: per_line, check_lines, pin_lines })
+        Some(RoyalLines { side, royal, out: self.out, pins, check, read, lines: per_line, check_lines, pin_lines, marks })
     }
 
     /// The pins and line check of [`Position::royal_lines`] for the lone royal piece on `k` of
@@ -240,26 +254,25 @@ impl<B: CellSet> Position<B> {
     /// which [`RoyalLines::applies_after`]) when it is for this side, royal cell and sides out:
     /// whole when the move touched no cell it read, else with the lines it touched walked again.
     #[inline(always)]
-    pub(crate) fn royal_lines_kept(&self, game: &Game<B>, k: usize, pins: &mut Pins<B>, kept: Option<(&RoyalLines<B>, Move)>) -> bool {
+    pub(crate) fn royal_lines_kept(&self, game: &Game<B>, k: usize, pins: &mut Pins<B>, kept: Option<(&RoyalLines<'_, B>, Move)>) -> bool {
         let Some((r, mv)) = kept.filter(|(r, _)| r.side == self.to_move && r.royal == k && r.out == self.out) else {
             return self.royal_lines(game, k, pins);
         };
         let (from, to) = (mv.from as usize, mv.to as usize);
-        if !r.read.has(from) && !r.read.has(to) {
+        // The lines the move touched where the walk read are walked again; every other line
+        // keeps its answer. (Without the answer line by line, any touch walks them all.)
+        let per_line = match &r.lines {
+            Some(per_line) => per_line,
+            None if r.read.has(from) || r.read.has(to) => return self.royal_lines(game, k, pins),
+            None => {
+                *pins = r.pins;
+                return r.check;
+            }
+        };
+        let touched = r.marks[from] | r.marks[to];
+        if touched == 0 {
             *pins = r.pins;
             return r.check;
-        }
-        let Some(per_line) = r.lines.as_ref().filter(|_| from != k && to != k) else {
-            return self.royal_lines(game, k, pins);
-        };
-        // The lines the move's cells are on, and of those the ones it touched where the walk
-        // read: walked again. Every other line keeps its answer.
-        let through = game.lines_through[k * game.cells + from] | game.lines_through[k * game.cells + to];
-        let mut touched = 0u16;
-        for i in Bits(through) {
-            if per_line[i].read.has(from) || per_line[i].read.has(to) {
-                touched |= 1 << i;
-            }
         }
         let mut check = r.check_lines & !touched != 0;
         for i in Bits(r.pin_lines & !touched) {
