@@ -14,7 +14,7 @@
 //! differently (Xiangqi, where nothing is kept, +2.7 instructions a leaf).
 
 use crate::bits::CellSet;
-use crate::game::{leaps, Game};
+use crate::game::Game;
 use crate::position::{Move, MoveKind, Position};
 
 /// The most destinations kept (a king's eight and a pole, a royal knight's eight); those past
@@ -61,9 +61,12 @@ pub struct KnownDestinations<B> {
 
 impl<B: CellSet> Position<B> {
     /// The attacks along lines on the destinations of `side`'s lone royal piece in this
-    /// position, for its children where `side` is to move (see the module's doc). `None` unless
-    /// `side` has one royal piece whose moves are plain leaps (a king's, a royal knight's) and
-    /// a destination with enemy line pieces on its lines, on a board whose lines meet again
+    /// position, for its children where `side` is to move (see the module's doc): the
+    /// destinations of its plain leaps (a king's steps, a royal knight's leaps; those of other
+    /// moves, such as Boholy's king's across a pole, are looked at in each child). `None` unless
+    /// `side` has one royal piece with such a destination with enemy line pieces on its lines
+    /// (Boholy -1.6 instructions a leaf since its king's other moves no longer keep it from
+    /// this), on a board whose lines meet again
     /// (`Game::many_ways`); nor in games with stacks (a move uncovers a piece), hops or winding
     /// rules (whose tests differ).
     #[inline(never)]
@@ -75,9 +78,6 @@ impl<B: CellSet> Position<B> {
         let royal = royals.pop().filter(|_| royals.is_empty())?;
         let ck = self.board[royal] as usize - 1;
         let m = &game.piece_moves[ck * game.cells + royal];
-        if m.leaper != leaps::PLAIN {
-            return None;
-        }
         // The cells the piece may go to in a child: those it may go to here (a move of the side
         // before may empty or fill one, and take one of `side`'s pieces, whose cell the child
         // looks at). Only those with an enemy line piece on their lines: a child finds the
