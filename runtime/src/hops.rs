@@ -256,18 +256,8 @@ struct LiveWays<B> {
     found: bool,
     royal: usize,
     side: usize,
-    ways: Vec<LiveWay<B>>,
-}
-
-/// One way of [`LiveWays`]: from the piece on `from`, over the cells `between` (the last of
-/// which is `before`), by a rule with `flags` that may jump over the kinds of `over`.
-#[derive(Clone, Copy)]
-struct LiveWay<B> {
-    from: u16,
-    before: u16,
-    flags: u8,
-    over: u64,
-    between: B,
+    /// Each way with the cell of the piece it starts from.
+    ways: Vec<(u16, HopWay<B>)>,
 }
 
 /// One entry of [`HopMemo`]: the cells read, which of them were occupied and which held a
@@ -725,7 +715,7 @@ impl<B: CellSet> Position<B> {
         let mover = self.board[from];
         let code_at = |c: usize| if c == to { mover } else { self.board[c] };
         // (A piece taken on `to` hops no more.)
-        self.hop_memo.live.ways.iter().any(|w| w.from as usize != to && Self::way_hits(game, w.flags, w.over, w.before, w.between, occupied, code_at))
+        self.hop_memo.live.ways.iter().any(|&(from, w)| from as usize != to && Self::way_hits(game, w.flags, w.over, w.before, w.between, occupied, code_at))
     }
 
     /// [`Position::hop_zone`], for legality judging a new position: the [`LiveWays`] found
@@ -747,14 +737,10 @@ impl<B: CellSet> Position<B> {
         let victim = Self::kind_of_code(game, self.board[royal]);
         for &s in game.opponents[side].iter().filter(|&&s| !self.is_out(s)) {
             let a = &game.hop_attacks[royal * game.sides + s];
-            let mut pieces = B::default();
-            for &ck in &game.hop_cks[s] {
-                pieces = pieces.or(self.by_ck[ck as usize]);
-            }
-            for p in pieces.and(a.starts).iter() {
+            for p in self.hop_pieces(game, s).and(a.starts).iter() {
                 let ck = self.board[p] - 1;
                 for w in a.ways_of(p).iter().filter(|w| w.ck == ck && w.takes >> victim & 1 != 0) {
-                    live.ways.push(LiveWay { from: p as u16, before: w.before, flags: w.flags, over: w.over, between: w.between });
+                    live.ways.push((p as u16, *w));
                 }
             }
         }
@@ -762,6 +748,16 @@ impl<B: CellSet> Position<B> {
         live.royal = royal;
         live.side = side;
         self.hop_memo.live = live;
+    }
+
+    /// The pieces of `side` with hop rules.
+    #[inline(always)]
+    fn hop_pieces(&self, game: &Game<B>, side: usize) -> B {
+        let mut pieces = B::default();
+        for &ck in &game.hop_cks[side] {
+            pieces = pieces.or(self.by_ck[ck as usize]);
+        }
+        pieces
     }
 
     /// [`Position::hopped_by`] on the cells `occupied`, with the pieces on `gone` captured and
@@ -773,11 +769,7 @@ impl<B: CellSet> Position<B> {
         // kind's rules in turn: Xiangqi -2.7 instructions a leaf, Janggi -2.2, the hop cube
         // and the grasshopper -1.1; the 8x8 cubes' count, without hops, compiled 1.0 dearer.)
         let a = &game.hop_attacks[target * game.sides + side];
-        let mut pieces = B::default();
-        for &ck in &game.hop_cks[side] {
-            pieces = pieces.or(self.by_ck[ck as usize]);
-        }
-        let pieces = pieces.and(a.starts).and_not(gone);
+        let pieces = self.hop_pieces(game, side).and(a.starts).and_not(gone);
         if pieces.is_empty() {
             return false;
         }
