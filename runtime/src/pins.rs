@@ -106,7 +106,6 @@ fn mark<B: CellSet>(marks: &mut [u16], set: B, bit: u16) {
 /// side gone out meanwhile: whole after a move that touches no cell the walk read, line by line
 /// after one that does (the lines it touched are walked again).
 pub(crate) struct RoyalLines<'m, B> {
-    side: usize,
     royal: usize,
     out: u64,
     pins: Pins<B>,
@@ -255,16 +254,18 @@ impl<B: CellSet> Position<B> {
                 pin_lines |= u16::from(pin.is_some()) << i;
             }
         }
-        Some(RoyalLines { side, royal, out: self.out, pins, check, read, lines: per_line, check_lines, pin_lines, marks })
+        Some(RoyalLines { royal, out: self.out, pins, check, read, lines: per_line, check_lines, pin_lines, marks })
     }
 
     /// The pins and line check of [`Position::royal_lines`] for the lone royal piece on `k` of
     /// the side to move, taken from `kept` (the answer in the parent, and the move made there,
-    /// which [`RoyalLines::applies_after`]) when it is for this side, royal cell and sides out:
-    /// whole when the move touched no cell it read, else with the lines it touched walked again.
+    /// which [`RoyalLines::applies_after`]) when it is for this royal cell and sides out: whole
+    /// when the move touched no cell it read, else with the lines it touched walked again. (The
+    /// side needs no test: another side's royal piece stands on the parent's royal cell only
+    /// after a move onto it, which touched every line, and each is walked for the side to move.)
     #[inline(always)]
     pub(crate) fn royal_lines_kept(&self, game: &Game<B>, k: usize, pins: &mut Pins<B>, kept: Option<(&RoyalLines<'_, B>, Move)>) -> bool {
-        let Some((r, mv)) = kept.filter(|(r, _)| r.side == self.to_move && r.royal == k && r.out == self.out) else {
+        let Some((r, mv)) = kept.filter(|(r, _)| r.royal == k && r.out == self.out) else {
             return self.royal_lines(game, k, pins);
         };
         let (from, to) = (mv.from as usize, mv.to as usize);
