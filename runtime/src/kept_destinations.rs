@@ -63,12 +63,11 @@ impl<B: CellSet> Position<B> {
     /// The attacks along lines on the destinations of `side`'s lone royal piece in this
     /// position, for its children where `side` is to move (see the module's doc): the
     /// destinations of its plain leaps (a king's steps, a royal knight's leaps; those of other
-    /// moves, such as Boholy's king's across a pole, are looked at in each child). `None` unless
-    /// `side` has one royal piece with such a destination with enemy line pieces on its lines
-    /// (Boholy -1.6 instructions a leaf since its king's other moves no longer keep it from
-    /// this), on a board whose lines meet again
-    /// (`Game::many_ways`); nor in games with stacks (a move uncovers a piece), hops or winding
-    /// rules (whose tests differ).
+    /// moves, such as Boholy's king's across a pole, are looked at in each child; while only a
+    /// piece with no other moves was kept, Boholy cost 1.6 instructions a leaf more). `None`
+    /// unless `side` has one royal piece with such a destination with enemy line pieces on its
+    /// lines, on a board whose lines meet again (`Game::many_ways`); nor in games with stacks
+    /// (a move uncovers a piece), hops or winding rules (whose tests differ).
     #[inline(never)]
     pub(crate) fn destinations_for_children(&self, game: &Game<B>, side: usize) -> Option<KeptDestinations<B>> {
         if !game.many_ways || game.stacks || game.hopping || game.winding {
