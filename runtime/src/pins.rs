@@ -110,15 +110,15 @@ pub(crate) struct RoyalLines<'m, B> {
     out: u64,
     pins: Pins<B>,
     check: bool,
-    /// The answer may change with a move from or to one of these cells.
-    read: B,
     /// Line by line, when there are at most `MAX_LINES`; and as bit sets by line, the lines
     /// that check and the lines that pin.
     lines: Option<[LineRead<B>; MAX_LINES]>,
     check_lines: u16,
     pin_lines: u16,
-    /// With `lines`, by cell, the lines whose walk read it (bit `i`: line `i`; the royal
-    /// piece's cell: all), so that a child finds the lines its move touched in two lookups.
+    /// By cell, the lines whose walk read it (bit `i`: line `i`, or all bits for any line when
+    /// there are more than `MAX_LINES`; the royal piece's cell: all), so that a child finds the
+    /// lines its move touched in two lookups: the answer may change only with a move from or
+    /// to a marked cell.
     marks: &'m [u16],
 }
 
@@ -217,15 +217,14 @@ impl<B: CellSet> Position<B> {
         let lines = game.lines_of(royal);
         let mut per_line = (lines.len() <= MAX_LINES).then(|| [LineRead::default(); MAX_LINES]);
         marks.clear();
-        if per_line.is_some() {
-            marks.resize(game.cells, 0);
-            marks[royal] = ((1u32 << lines.len()) - 1) as u16;
-        }
+        marks.resize(game.cells, 0);
+        // (A move onto or off the royal piece's cell changes every line.)
+        marks[royal] = if lines.len() >= MAX_LINES { u16::MAX } else { (1 << lines.len()) - 1 };
         let mut pins = Pins::new();
         let mut check = false;
         let (mut check_lines, mut pin_lines) = (0u16, 0u16);
-        // (A move onto or off the royal piece's cell changes it.)
-        let mut read = B::single(royal);
+        // (Without the answer line by line, the cells read are marked all at once.)
+        let mut read = B::default();
         for (i, line) in lines.iter().enumerate() {
             if !line.set.intersects(sliders) {
                 // A move onto a line skipped may bring an enemy line attacker there; only out
@@ -254,7 +253,10 @@ impl<B: CellSet> Position<B> {
                 pin_lines |= u16::from(pin.is_some()) << i;
             }
         }
-        Some(RoyalLines { royal, out: self.out, pins, check, read, lines: per_line, check_lines, pin_lines, marks })
+        if per_line.is_none() {
+            mark(marks, read, u16::MAX);
+        }
+        Some(RoyalLines { royal, out: self.out, pins, check, lines: per_line, check_lines, pin_lines, marks })
     }
 
     /// The pins and line check of [`Position::royal_lines`] for the lone royal piece on `k` of
@@ -268,22 +270,16 @@ impl<B: CellSet> Position<B> {
         let Some((r, mv)) = kept.filter(|(r, _)| r.royal == k && r.out == self.out) else {
             return self.royal_lines(game, k, pins);
         };
-        let (from, to) = (mv.from as usize, mv.to as usize);
         // The lines the move touched where the walk read are walked again; every other line
         // keeps its answer. (Without the answer line by line, any touch walks them all.)
-        let per_line = match &r.lines {
-            Some(per_line) => per_line,
-            None if r.read.has(from) || r.read.has(to) => return self.royal_lines(game, k, pins),
-            None => {
-                *pins = r.pins;
-                return r.check;
-            }
-        };
-        let touched = r.marks[from] | r.marks[to];
+        let touched = r.marks[mv.from as usize] | r.marks[mv.to as usize];
         if touched == 0 {
             *pins = r.pins;
             return r.check;
         }
+        let Some(per_line) = &r.lines else {
+            return self.royal_lines(game, k, pins);
+        };
         let mut check = r.check_lines & !touched != 0;
         for i in Bits(r.pin_lines & !touched) {
             pins.add(per_line[i].pinned as usize, per_line[i].read);
