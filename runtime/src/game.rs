@@ -430,6 +430,10 @@ pub struct Game<B> {
     /// start, so that an attack test with none of those pieces there answers at once (empty
     /// without such rules).
     pub hop_attacks: Vec<crate::hops::HopAttacks<B>>,
+    /// `hop_attacks` turned round, per cell and side (`cell * sides + side`): the targets whose
+    /// ways start there, so that the targets a side's few hopping pieces could reach are found
+    /// from the pieces rather than target by target.
+    pub hop_targets: Vec<B>,
     /// Per `(carrier kind, crown kind)` (kinds, not colored): the crowned kind.
     pub crowned: Vec<(u8, u8, u8)>,
     /// Per side: the cells whose reach by a colored kind wins (`reach`), as (ck, cells).

@@ -655,7 +655,14 @@ impl<B: CellSet> Game<B> {
         let hopping = !tables.hoppers.is_empty();
         let (hop_memo, hop_memo_cells) = crate::hops::hop_memo_kinds(&hoppers, cells, kinds);
         let homing = piece_moves.iter().any(|m| m.homing && m.plain_slides);
-        let hop_attacks = if hopping { crate::hops::hop_attacks(&hoppers, &hop_cks, &no_check, cells) } else { Vec::new() };
+        let hop_attacks: Vec<crate::hops::HopAttacks<B>> = if hopping { crate::hops::hop_attacks(&hoppers, &hop_cks, &no_check, cells) } else { Vec::new() };
+        let mut hop_targets = vec![B::default(); if hopping { cells * sides } else { 0 }];
+        for (i, a) in hop_attacks.iter().enumerate() {
+            let (target, side) = (i / sides, i % sides);
+            for p in a.starts.iter() {
+                hop_targets[p * sides + side].insert(target);
+            }
+        }
         // Winding and hop moves are not in the rays: their pieces may promote wherever they
         // stand. A hopping piece is never skipped for its blocked rays (a hop leaps what blocks
         // them); a winding rule's flood leaves its start through the cells next to it
@@ -736,6 +743,7 @@ impl<B: CellSet> Game<B> {
             hop_memo_cells,
             hop_cks,
             hop_attacks,
+            hop_targets,
             winders,
             winding,
             homing,

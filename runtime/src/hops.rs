@@ -752,7 +752,7 @@ impl<B: CellSet> Position<B> {
 
     /// The pieces of `side` with hop rules.
     #[inline(always)]
-    fn hop_pieces(&self, game: &Game<B>, side: usize) -> B {
+    pub(crate) fn hop_pieces(&self, game: &Game<B>, side: usize) -> B {
         let mut pieces = B::default();
         for &ck in &game.hop_cks[side] {
             pieces = pieces.or(self.by_ck[ck as usize]);

@@ -545,6 +545,17 @@ impl<B: CellSet> Position<B> {
     /// the piece put on each in turn (lifted off `from`).
     fn hopped_among(&mut self, game: &Game<B>, from: usize, targets: B, us: usize) -> B {
         let mut hit = B::default();
+        // Only the targets that an enemy piece with hop rules could reach from where it stands
+        // (`Game::hop_targets`; most have none) are tested, by putting the piece there.
+        let mut reach = B::default();
+        for &s in &game.opponents[us] {
+            if !self.is_out(s) {
+                for p in self.hop_pieces(game, s).iter() {
+                    reach = reach.or(game.hop_targets[p * game.sides + s]);
+                }
+            }
+        }
+        let targets = targets.and(reach);
         if targets.is_empty() {
             return hit;
         }
