@@ -148,7 +148,15 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
             let lame = r.passes && f & !(QUIET | CAPTURE | SLIDE) == 0 && (f & SLIDE == 0 || r.segments.0 < r.segments.1);
             let conditional = (r.passes && !lame) || f & (INITIAL | EP_TARGET | PASS_UNATTACKED) != 0 || (f & returns != 0 && (f & SLIDE == 0 || r.segments.0 == r.segments.1));
             if conditional {
-                specials.push(Special::new(tables, i, r, f));
+                // A ray with the flags, passed cells and destinations of one kept already adds
+                // no move: kept once, its tests are made once (Boholy's king reaches the square
+                // beyond a pole by three headings, each testing whether the pole is attacked).
+                let cells_of = |r: &crate::tables::Ray| (&tables.pool[r.must_empty.0 as usize..r.must_empty.1 as usize], &tables.pool[r.cells.0 as usize..r.cells.1 as usize]);
+                let mine = cells_of(&tables.rays[i as usize]);
+                let kept = &specials[m.specials.0 as usize..];
+                if !kept.iter().any(|sp: &Special| sp.flags == f && cells_of(&tables.rays[sp.ray as usize]) == mine) {
+                    specials.push(Special::new(tables, i, r, f));
+                }
             } else if f & SLIDE != 0 || lame {
                 let passed: Vec<u16> = r.must_empty.iter().map(|c| c as u16).collect();
                 let mut segs = Vec::new();
