@@ -112,6 +112,8 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
     // A slide back to its start makes a stationary move where the rules allow one.
     let returns = if tables.rules.stationary_moves { RETURNS } else { 0 };
     let by_reach = homing_by_reach::<B>(tables);
+    // The special rays of the piece on the cell at hand, by what they do.
+    let mut seen = std::collections::HashSet::new();
     for (i, &(start, end)) in tables.ray_index.iter().enumerate() {
         let from = (i % tables.cells.len().max(1)) as u16;
         let mut m = PieceMoves {
@@ -131,6 +133,7 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
             step: (0, 0),
         };
         let mut ep_only = Vec::new();
+        seen.clear();
         for i in start..end {
             let r = &rays[i as usize];
             let f = r.flags;
@@ -151,10 +154,9 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
                 // A ray with the flags, passed cells and destinations of one kept already adds
                 // no move: kept once, its tests are made once (Boholy's king reaches the square
                 // beyond a pole by three headings, each testing whether the pole is attacked).
-                let cells_of = |r: &crate::tables::Ray| (&tables.pool[r.must_empty.0 as usize..r.must_empty.1 as usize], &tables.pool[r.cells.0 as usize..r.cells.1 as usize]);
-                let mine = cells_of(&tables.rays[i as usize]);
-                let kept = &specials[m.specials.0 as usize..];
-                if !kept.iter().any(|sp: &Special| sp.flags == f && cells_of(&tables.rays[sp.ray as usize]) == mine) {
+                // (A set, so that a cell with many rays costs no more than their number.)
+                let t = &tables.rays[i as usize];
+                if seen.insert((f, &tables.pool[t.must_empty.0 as usize..t.must_empty.1 as usize], &tables.pool[t.cells.0 as usize..t.cells.1 as usize])) {
                     specials.push(Special::new(tables, i, r, f));
                 }
             } else if f & SLIDE != 0 || lame {
