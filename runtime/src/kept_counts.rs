@@ -187,7 +187,7 @@ impl<B: CellSet> KeptCounts<B> {
                         (m.leap_quiet.or(reach).and_not(occupied).or(m.leap_capture.or(reach).and(enemy)), home, deps)
                     } else {
                         let (t, _, _) = pos.piece_moves::<false, false>(game, ck, from, enemy, false, &mut Vec::new());
-                        (t, 0, if hops { deps.or(pos.hop_walk_read(game, ck, from).2) } else { deps })
+                        (t, 0, if hops { deps.or(pos.hop_read_after_moves(game, ck, from)) } else { deps })
                     }
                 };
                 // (Promotions as the count counts them: one move per choice, which without
