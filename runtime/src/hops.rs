@@ -415,8 +415,10 @@ impl<B: CellSet> Position<B> {
     /// The cells the hop rules of the `ck` piece on `from` read ([`Position::hop_walk_read`]'s
     /// third answer): its kept entry's where the kind has entries, since its moves were just
     /// found ([`Position::hop_moves`] leaves the entry current); walked for the others.
-    /// (For `crate::kept_counts`, which walked them again: Grasshopper chess -2.1 instructions
-    /// a leaf, Janggi -0.6.)
+    /// (For `crate::kept_counts`, which walked them again: Grasshopper chess -2.4 instructions
+    /// a leaf, Janggi -0.7. Not inlined, as the walk it replaces was not: inlined, it changed
+    /// how the other games' kept counts compiled, Crowned Chess +0.4.)
+    #[inline(never)]
     pub(crate) fn hop_read_after_moves(&self, game: &Game<B>, ck: usize, from: usize) -> B {
         let Some(memo) = &game.hop_memo[ck] else {
             return self.hop_walk_read(game, ck, from).2;
