@@ -88,6 +88,13 @@ fn b4_on<B: CellSet>(game: &Game<B>) {
     assert!(!crosses("8/8/8/4k3/8/8/1n6/6K1 w - - 0 1"));
     // A knight on the third rank does not attack the pole.
     assert!(crosses("8/8/8/4k3/8/4n3/8/6K1 w - - 0 1"));
+    // Three headings from g1 (south-east, south, south-west) cross to c1; move generation keeps
+    // the crossing once, so that the pole's attack is tested once (white's kinds come first).
+    let king = game.tables.kinds.iter().position(|k| k.royal).unwrap();
+    let g1 = game.cell_by_name("g1").unwrap() as usize;
+    let m = &game.piece_moves[king * game.cells + g1];
+    let crossings = game.specials[m.specials.0 as usize..m.specials.1 as usize].iter().filter(|sp| sp.flags & orbis_runtime::tables::ray::PASS_UNATTACKED != 0);
+    assert_eq!(crossings.count(), 1);
 }
 
 /// B-5: castling as in chess.
