@@ -421,6 +421,9 @@ pub struct Game<B> {
     /// ([`crate::hops::hop_memo_kinds`]), and the cells all the entries take.
     pub hop_memo: Vec<Option<crate::hops::MemoKind>>,
     pub hop_memo_cells: usize,
+    /// Per colored kind: the cells from which its hop lines are pairwise disjoint
+    /// ([`crate::hops::hop_disjoint_cells`]).
+    pub hop_disjoint: Vec<B>,
     /// `pass` and `facing` ([`crate::passing`]); `None` without either.
     pub passing: Option<crate::passing::Passing<B>>,
     /// Per side: the colored kinds that have such rules.

@@ -664,6 +664,7 @@ impl<B: CellSet> Game<B> {
         let (hoppers, hop_cks) = crate::hops::hop_rules(&tables.hoppers, cells, sides * kinds, sides, kinds);
         let hopping = !tables.hoppers.is_empty();
         let (hop_memo, hop_memo_cells) = crate::hops::hop_memo_kinds(&hoppers, cells, kinds);
+        let hop_disjoint = crate::hops::hop_disjoint_cells(&hoppers, cells);
         let homing = piece_moves.iter().any(|m| m.homing && m.plain_slides);
         let hop_attacks: Vec<crate::hops::HopAttacks<B>> = if hopping { crate::hops::hop_attacks(&hoppers, &hop_cks, &no_check, cells) } else { Vec::new() };
         let mut hop_targets = vec![B::default(); if hopping { cells * sides } else { 0 }];
@@ -751,6 +752,7 @@ impl<B: CellSet> Game<B> {
             hopping,
             hop_memo,
             hop_memo_cells,
+            hop_disjoint,
             hop_cks,
             hop_attacks,
             hop_targets,

@@ -38,6 +38,9 @@ pub struct HopRule<B> {
     anywhere: bool,
     /// Per cell: its lines from there.
     pub lines: Vec<Vec<Box<[u16]>>>,
+    /// Per cell: the cells of each of its lines, in the order of `lines` (to tell which lines
+    /// a change of occupancy touched, `Position::hop_walk_kept`).
+    line_sets: Vec<Vec<B>>,
     /// Per target cell of `onto`: the ways to reach it for attack tests, as (start cell, the
     /// cells passed before it, the cell just before it or `NO_CELL`), sorted by start cell.
     pub reverse: Vec<Vec<(u16, B, u16)>>,
@@ -78,7 +81,8 @@ impl<B: CellSet> HopRule<B> {
         let all = if kinds >= 64 { u64::MAX } else { (1u64 << kinds) - 1 };
         let (any_over, any_take) = (h.over & all == all, h.takes & all == all);
         let anywhere = onto.count() as usize == cells;
-        HopRule { flags: h.flags, over: h.over, takes: h.takes, onto, any_over, any_take, anywhere, lines, reverse, starts, blocks }
+        let line_sets = lines.iter().map(|ls: &Vec<Box<[u16]>>| ls.iter().map(|l| B::from_cells(l.iter().map(|&c| c as usize))).collect()).collect();
+        HopRule { flags: h.flags, over: h.over, takes: h.takes, onto, any_over, any_take, anywhere, lines, line_sets, reverse, starts, blocks }
     }
 
     /// The ways to `target` (as in `reverse`) that start on a cell of `pieces`.
@@ -223,6 +227,22 @@ pub fn hop_memo_kinds<B: CellSet>(rules: &[Vec<HopRule<B>>], cells: usize, kinds
         })
         .collect();
     (memo, base)
+}
+
+/// Per colored kind, the cells from which the lines of all its rules are pairwise disjoint:
+/// there each line's destinations and read cells depend on that line's cells alone, and a
+/// [`HopMemo`] entry that no longer holds is mended by walking again only the lines whose cells
+/// changed ([`Position::hop_walk_kept`]).
+pub fn hop_disjoint_cells<B: CellSet>(rules: &[Vec<HopRule<B>>], cells: usize) -> Vec<B> {
+    let disjoint = |rs: &Vec<HopRule<B>>, c: usize| {
+        let mut seen = B::default();
+        rs.iter().flat_map(|r| &r.line_sets[c]).all(|&set| {
+            let apart = !seen.intersects(set);
+            seen = seen.or(set);
+            apart
+        })
+    };
+    rules.iter().map(|rs| B::from_cells((0..cells).filter(|&c| disjoint(rs, c)))).collect()
 }
 
 /// The destinations of a hopping piece found last on each cell (`ck * cells + cell`), with the
@@ -405,9 +425,37 @@ impl<B: CellSet> Position<B> {
     }
 
     /// [`Position::hop_moves`] when the entry `kept` no longer holds: walked, and kept anew.
+    /// Where the kind's lines from `from` are disjoint (`Game::hop_disjoint`), only the lines
+    /// that hold a cell read whose occupancy (or kind apart) changed are walked again; the
+    /// others' destinations and read cells are the entry's. (Most moves touch one or two of a
+    /// grasshopper's eight lines.)
     #[inline(never)]
     fn hop_walk_kept(&self, game: &Game<B>, ck: usize, from: usize, enemy: B, kept: &Cell<Kept<B>>, memo: &MemoKind) -> (B, B) {
-        let (quiet, capture, read) = self.hop_walk_read(game, ck, from);
+        // (An entry never written has read only the piece's own cell, on no line.)
+        let k = game.hop_disjoint[ck].has(from).then(|| kept.get()).filter(|k| !k.read.has(from));
+        let (quiet, capture, read) = if let Some(k) = k {
+            let now = self.occupied.and(k.read);
+            let apart = self.apart_cells(memo, k.read);
+            let changed = now.and_not(k.occupied).or(k.occupied.and_not(now)).or(apart.and_not(k.apart)).or(k.apart.and_not(apart));
+            let (mut quiet, mut capture, mut read) = (k.quiet, k.capture, k.read);
+            for r in &game.hoppers[ck] {
+                let grasshopper = r.flags & (hop::SCREEN | hop::NEXT) == hop::SCREEN | hop::NEXT;
+                for (line, &set) in r.lines[from].iter().zip(&r.line_sets[from]) {
+                    if set.intersects(changed) {
+                        (quiet, capture, read) = (quiet.and_not(set), capture.and_not(set), read.and_not(set));
+                        if grasshopper {
+                            self.hop_walk_line::<true>(game, r, line, &mut quiet, &mut capture, &mut read);
+                        } else {
+                            self.hop_walk_line::<false>(game, r, line, &mut quiet, &mut capture, &mut read);
+                        }
+                    }
+                }
+            }
+            debug_assert_eq!((quiet, capture, read), self.hop_walk_read(game, ck, from), "a hop entry mended wrongly");
+            (quiet, capture, read)
+        } else {
+            self.hop_walk_read(game, ck, from)
+        };
         kept.set(Kept { read, occupied: self.occupied.and(read), apart: self.apart_cells(memo, read), quiet, capture });
         (quiet, capture.and(enemy))
     }
@@ -462,37 +510,50 @@ impl<B: CellSet> Position<B> {
     pub(crate) fn hop_walk_read(&self, game: &Game<B>, ck: usize, from: usize) -> (B, B, B) {
         let (mut quiet, mut capture, mut read) = (B::default(), B::default(), B::default());
         for r in &game.hoppers[ck] {
-            let (screen, next) = (r.flags & hop::SCREEN != 0, r.flags & hop::NEXT != 0);
-            if screen && next {
-                // (The grasshopper's.) Only the cell just past the screen: no walk beyond.
+            // (The rule's kind of walk chosen once for all its lines.)
+            if r.flags & (hop::SCREEN | hop::NEXT) == hop::SCREEN | hop::NEXT {
                 for line in &r.lines[from] {
-                    if let Some(c) = self.past_next_screen::<true>(game, r, line, &mut read) {
-                        self.hop_lands(game, r, c, self.occupied, &mut quiet, &mut capture);
-                    }
+                    self.hop_walk_line::<true>(game, r, line, &mut quiet, &mut capture, &mut read);
                 }
-                continue;
-            }
-            for line in &r.lines[from] {
-                let mut past = !screen;
-                for &c in line.iter() {
-                    let c = c as usize;
-                    read.insert(c);
-                    if !past {
-                        if self.occupied.has(c) {
-                            if !(r.any_over || r.over >> Self::kind_of_code(game, self.board[c]) & 1 != 0) {
-                                break;
-                            }
-                            past = true;
-                        }
-                        continue;
-                    }
-                    if self.hop_lands(game, r, c, self.occupied, &mut quiet, &mut capture) || next {
-                        break;
-                    }
+            } else {
+                for line in &r.lines[from] {
+                    self.hop_walk_line::<false>(game, r, line, &mut quiet, &mut capture, &mut read);
                 }
             }
         }
         (quiet, capture, read)
+    }
+
+    /// One line of [`Position::hop_walk_read`] by the rule `r` (with `GRASSHOPPER`, a rule with
+    /// a screen that lands just past it): its destinations and the cells it read added to
+    /// `quiet`, `capture` and `read`.
+    #[inline(always)]
+    fn hop_walk_line<const GRASSHOPPER: bool>(&self, game: &Game<B>, r: &HopRule<B>, line: &[u16], quiet: &mut B, capture: &mut B, read: &mut B) {
+        if GRASSHOPPER {
+            // Only the cell just past the screen: no walk beyond.
+            if let Some(c) = self.past_next_screen::<true>(game, r, line, read) {
+                self.hop_lands(game, r, c, self.occupied, quiet, capture);
+            }
+            return;
+        }
+        let (screen, next) = (r.flags & hop::SCREEN != 0, r.flags & hop::NEXT != 0);
+        let mut past = !screen;
+        for &c in line.iter() {
+            let c = c as usize;
+            read.insert(c);
+            if !past {
+                if self.occupied.has(c) {
+                    if !(r.any_over || r.over >> Self::kind_of_code(game, self.board[c]) & 1 != 0) {
+                        break;
+                    }
+                    past = true;
+                }
+                continue;
+            }
+            if self.hop_lands(game, r, c, self.occupied, quiet, capture) || next {
+                break;
+            }
+        }
     }
 
     /// [`Position::hop_moves`], walked along the lines.
