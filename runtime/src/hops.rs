@@ -37,10 +37,7 @@ pub struct HopRule<B> {
     any_take: bool,
     anywhere: bool,
     /// Per cell: its lines from there.
-    pub lines: Vec<Vec<Box<[u16]>>>,
-    /// Per cell: the cells of each of its lines, in the order of `lines` (to tell which lines
-    /// a change of occupancy touched, `Position::hop_walk_kept`).
-    line_sets: Vec<Vec<B>>,
+    pub lines: Vec<Vec<HopLine<B>>>,
     /// Per target cell of `onto`: the ways to reach it for attack tests, as (start cell, the
     /// cells passed before it, the cell just before it or `NO_CELL`), sorted by start cell.
     pub reverse: Vec<Vec<(u16, B, u16)>>,
@@ -52,13 +49,29 @@ pub struct HopRule<B> {
     blocks: Vec<Vec<u16>>,
 }
 
+/// A line of a [`HopRule`] from a cell: its cells in order (it reads as that slice), and as a
+/// set, to tell whether a change of occupancy touched it (`Position::hop_walk_kept`).
+#[derive(Clone, Debug)]
+pub struct HopLine<B> {
+    cells: Box<[u16]>,
+    set: B,
+}
+
+impl<B> std::ops::Deref for HopLine<B> {
+    type Target = [u16];
+
+    fn deref(&self) -> &[u16] {
+        &self.cells
+    }
+}
+
 impl<B: CellSet> HopRule<B> {
     pub fn new(h: &Hopper, cells: usize, kinds: usize) -> HopRule<B> {
         let mut lines = vec![Vec::new(); cells];
         let mut reverse = vec![Vec::new(); cells];
         let onto = B::from_cells(h.onto.iter().map(|&c| c as usize));
         for (from, line) in &h.lines {
-            lines[*from as usize].push(line.clone().into_boxed_slice());
+            lines[*from as usize].push(HopLine { cells: line.clone().into_boxed_slice(), set: B::from_cells(line.iter().map(|&c| c as usize)) });
             for (i, &t) in line.iter().enumerate() {
                 if onto.has(t as usize) && (h.flags & hop::SCREEN == 0 || i > 0) {
                     let before = if i > 0 { line[i - 1] } else { crate::tables::NO_CELL };
@@ -81,8 +94,7 @@ impl<B: CellSet> HopRule<B> {
         let all = if kinds >= 64 { u64::MAX } else { (1u64 << kinds) - 1 };
         let (any_over, any_take) = (h.over & all == all, h.takes & all == all);
         let anywhere = onto.count() as usize == cells;
-        let line_sets = lines.iter().map(|ls: &Vec<Box<[u16]>>| ls.iter().map(|l| B::from_cells(l.iter().map(|&c| c as usize))).collect()).collect();
-        HopRule { flags: h.flags, over: h.over, takes: h.takes, onto, any_over, any_take, anywhere, lines, line_sets, reverse, starts, blocks }
+        HopRule { flags: h.flags, over: h.over, takes: h.takes, onto, any_over, any_take, anywhere, lines, reverse, starts, blocks }
     }
 
     /// The ways to `target` (as in `reverse`) that start on a cell of `pieces`.
@@ -236,9 +248,9 @@ pub fn hop_memo_kinds<B: CellSet>(rules: &[Vec<HopRule<B>>], cells: usize, kinds
 pub fn hop_disjoint_cells<B: CellSet>(rules: &[Vec<HopRule<B>>], cells: usize) -> Vec<B> {
     let disjoint = |rs: &Vec<HopRule<B>>, c: usize| {
         let mut seen = B::default();
-        rs.iter().flat_map(|r| &r.line_sets[c]).all(|&set| {
-            let apart = !seen.intersects(set);
-            seen = seen.or(set);
+        rs.iter().flat_map(|r| &r.lines[c]).all(|line| {
+            let apart = !seen.intersects(line.set);
+            seen = seen.or(line.set);
             apart
         })
     };
@@ -440,7 +452,8 @@ impl<B: CellSet> Position<B> {
             let (mut quiet, mut capture, mut read) = (k.quiet, k.capture, k.read);
             for r in &game.hoppers[ck] {
                 let grasshopper = r.flags & (hop::SCREEN | hop::NEXT) == hop::SCREEN | hop::NEXT;
-                for (line, &set) in r.lines[from].iter().zip(&r.line_sets[from]) {
+                for line in &r.lines[from] {
+                    let set = line.set;
                     if set.intersects(changed) {
                         (quiet, capture, read) = (quiet.and_not(set), capture.and_not(set), read.and_not(set));
                         if grasshopper {
