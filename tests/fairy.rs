@@ -280,35 +280,82 @@ fn grasshopper_screens_and_captures_by_kind() {
     assert_eq!(moves_from(&engine, fen, "d4"), ["Gd4-a4", "Gd4-g4", "Gd4xb2"]);
 }
 
-/// The hop destinations a position keeps (`orbis_runtime::hops::HopMemo`) are those a walk
-/// finds: along random games, where the kept entries of earlier plies are read again after
-/// moves that changed or did not change the cells they read, every hopping piece's
-/// destinations equal those of the same position with nothing kept. Grasshoppers (no kind set
-/// apart), Janggi's cannons (which may neither hop over nor take a cannon) and Xiangqi's.
+/// Along random games, every hopping piece's destinations equal those of the same position
+/// with nothing kept (`orbis_runtime::hops::HopMemo`): the kept entries of earlier plies are
+/// read again after moves that changed or did not change the cells they read. Returns the
+/// kinds whose entries are kept.
+fn kept_hops_match_fresh_walks<B: orbis_runtime::bits::CellSet>(game: &orbis_runtime::Game<B>, name: &str, games: u64) -> Vec<usize> {
+    let hopping: Vec<usize> = (0..game.hop_memo.len()).filter(|&ck| !game.hoppers[ck].is_empty()).collect();
+    let mut checked = 0;
+    for seed in 1..=games {
+        common::playout(game, seed * 7919, 200, |p, _| {
+            let fresh = orbis_runtime::Position { hop_memo: orbis_runtime::hops::HopMemo::new(game), ..p.clone() };
+            for &ck in &hopping {
+                for from in p.by_ck[ck].iter() {
+                    assert_eq!(p.hop_moves(game, ck, from, p.occupied), fresh.hop_moves(game, ck, from, p.occupied), "{name}: seed {seed}, piece {ck} on {from}");
+                    checked += 1;
+                }
+            }
+        });
+    }
+    assert!(checked > 1000, "{name}: {checked} pieces checked");
+    hopping.into_iter().filter(|&ck| game.hop_memo[ck].is_some()).collect()
+}
+
+/// The hop destinations a position keeps are those a walk finds
+/// ([`kept_hops_match_fresh_walks`]): grasshoppers (no kind set apart), Janggi's cannons
+/// (which may neither hop over nor take a cannon) and Xiangqi's. The lines of these pieces
+/// from every cell are disjoint, so an entry whose cells changed is mended by walking again
+/// only the lines that changed (`Game::hop_disjoint`): the comparisons check those mends.
 #[test]
 fn kept_hop_destinations_are_walked_again_when_their_cells_change() {
     fn check<B: orbis_runtime::bits::CellSet>(game: &orbis_runtime::Game<B>, name: &str, games: u64) {
-        let hopping: Vec<usize> = (0..game.hop_memo.len()).filter(|&ck| !game.hoppers[ck].is_empty()).collect();
         // (Each side's hoppers: Xiangqi's general also has a rule walked along its lines, which
         // may take only a general, and keeps nothing.)
-        assert_eq!(hopping.iter().filter(|&&ck| game.hop_memo[ck].is_some()).count(), 2, "{name}: the kinds that keep their destinations");
-        let mut checked = 0;
-        for seed in 1..=games {
-            common::playout(game, seed * 7919, 200, |p, _| {
-                let fresh = orbis_runtime::Position { hop_memo: orbis_runtime::hops::HopMemo::new(game), ..p.clone() };
-                for &ck in &hopping {
-                    for from in p.by_ck[ck].iter() {
-                        assert_eq!(p.hop_moves(game, ck, from, p.occupied), fresh.hop_moves(game, ck, from, p.occupied), "{name}: seed {seed}, piece {ck} on {from}");
-                        checked += 1;
-                    }
-                }
-            });
+        let kept = kept_hops_match_fresh_walks(game, name, games);
+        assert_eq!(kept.len(), 2, "{name}: the kinds that keep their destinations");
+        for ck in kept {
+            assert_eq!(game.hop_disjoint[ck].count() as usize, game.cells, "{name}: piece {ck}'s lines are disjoint from every cell");
         }
-        assert!(checked > 1000, "{name}: {checked} pieces checked");
     }
     check(&common::game("examples/fairy/grasshopper.orbis"), "Grasshopper chess", 20);
     check(&common::game_medium("examples/fairy/janggi.orbis"), "Janggi", 20);
     check(&common::game_medium("examples/fairy/xiangqi.orbis"), "Xiangqi", 20);
+}
+
+/// A piece with two hop rules along the same lines (a cannon's hop and a grasshopper's) has no
+/// cell whose lines are disjoint: its entries are walked again in full, never mended line by
+/// line, and still match a fresh walk.
+#[test]
+fn a_hopper_whose_lines_overlap_is_walked_again_in_full() {
+    let source = r#"variant "Overlapping hop lines"
+board {
+  grid files a..f ranks 1..6
+  headings {
+    N (0, 1)  NE (1, 1)  E (1, 0)  SE (1, -1)
+    S (0, -1) SW (-1, -1) W (-1, 0) NW (-1, 1)
+  }
+  group orth = N E S W
+  group diag = NE SE SW NW
+}
+piece King K royal { step all }
+piece Hopper H { hop orth  hop all next }
+piece Pawn P { move-only step forward  capture-only step forward turn +-1 }
+side white {
+  forward N
+  setup { K a1  H c1 d1  P a2..f2 }
+  promote P to H on rank 6
+}
+side black {
+  forward S
+  setup { K f6  H c6 d6  P a5..f5 }
+  promote P to H on rank 1
+}
+"#;
+    let game: orbis_runtime::Game<u64> = orbis_runtime::Game::new(orbis_compiler::lower::lower(&common::variant_from("tests/hops/overlap-test.orbis", source)));
+    let kept = kept_hops_match_fresh_walks(&game, "Overlapping hop lines", 20);
+    assert_eq!(kept.len(), 2, "both sides' hoppers keep their destinations");
+    assert!(kept.iter().all(|&ck| orbis_runtime::CellSet::is_empty(&game.hop_disjoint[ck])), "no cell of an overlapping hopper is mended line by line");
 }
 
 /// A grasshopper that may not hop over pawns nor take knights (the kinds it sets apart differ
