@@ -315,9 +315,8 @@ impl<B: CellSet> Position<B> {
             // Knightmate -1.3, Makruk -1.2, most boards -0.3.)
             let s = 1 - side;
             let mut reach = B::default();
-            for t in targets.iter() {
-                reach = reach.or(game.direct_reach[t * 2 + s]);
-            }
+            // (`CellSet::each`: the loop is small.)
+            targets.each(|t| reach = reach.or(game.direct_reach[t * 2 + s]));
             near = reach.and(self.by_side[s]);
         } else {
             for &s in &game.opponents[side] {
@@ -332,9 +331,7 @@ impl<B: CellSet> Position<B> {
             }
         }
         let mut hit = B::default();
-        for c in near.iter() {
-            hit = hit.or(game.direct_from[(self.board[c] as usize - 1) * game.cells + c]);
-        }
+        near.each(|c| hit = hit.or(game.direct_from[(self.board[c] as usize - 1) * game.cells + c]));
         hit.and(targets)
     }
 

@@ -49,6 +49,30 @@ pub trait CellSet: Copy + Eq + Default + std::fmt::Debug + Send + Sync + 'static
     fn iter(self) -> Members<Self> {
         Members(self, 0)
     }
+    /// Calls `f` with each member, lowest first, word by word: where the loop's work is small,
+    /// cheaper than [`CellSet::iter`] on wide sets, whose `pop` looks at the words from the
+    /// first for each member (the royal piece's destinations tested for leaps and lines:
+    /// Janggi -3.4 instructions a leaf, Webball with riders -3.8, Shogi -1.1). Not for every
+    /// walk: as `iter`'s way for two words, it made most two-word boards dearer (Nelson +2.0,
+    /// Grand Chess +1.9). One word walks as `iter` does (word by word, the one-word boards'
+    /// counts compiled 0.1 to 0.2 dearer).
+    #[inline(always)]
+    fn each(self, mut f: impl FnMut(usize)) {
+        if Self::CAPACITY <= 64 {
+            // (One word: as `iter`.)
+            for c in self.iter() {
+                f(c);
+            }
+            return;
+        }
+        for k in 0..Self::CAPACITY / 64 {
+            let mut w = self.word(k);
+            while w != 0 {
+                f(k * 64 + w.trailing_zeros() as usize);
+                w &= w - 1;
+            }
+        }
+    }
     /// Removes and returns the lowest member of a set that [`Members`] walks, `word` words of
     /// which it has passed (see `Wide::pop_from`).
     #[inline(always)]

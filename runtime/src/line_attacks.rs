@@ -154,9 +154,7 @@ impl<B: CellSet> Position<B> {
     pub fn attacked_along_lines_among(&self, game: &Game<B>, targets: B, side: usize, occupied: B) -> B {
         let riders = self.enemy_line_pieces(game, side);
         let mut lines = B::default();
-        for t in targets.iter() {
-            lines = lines.or(game.line_reach[t]);
-        }
+        targets.each(|t| lines = lines.or(game.line_reach[t]));
         let mut hit = B::default();
         for c in riders.and(lines).iter() {
             let ck = self.board[c] as usize - 1;
