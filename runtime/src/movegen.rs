@@ -550,10 +550,16 @@ impl<B: CellSet> Position<B> {
         // Only the targets that an enemy piece with hop rules could reach from where it stands
         // (`Game::hop_targets`; most have none) are tested, by putting the piece there.
         let mut reach = B::default();
-        for &s in &game.opponents[us] {
-            if !self.is_out(s) {
-                for p in self.hop_pieces(game, s).iter() {
-                    reach = reach.or(game.hop_targets[p * game.sides + s]);
+        if game.sides == 2 {
+            // (With two sides, no loop over the opponents, as `Position::attacked_by_leaps_among`.)
+            let s = 1 - us;
+            self.hop_pieces(game, s).each(|p| reach = reach.or(game.hop_targets[p * 2 + s]));
+        } else {
+            for &s in &game.opponents[us] {
+                if !self.is_out(s) {
+                    for p in self.hop_pieces(game, s).iter() {
+                        reach = reach.or(game.hop_targets[p * game.sides + s]);
+                    }
                 }
             }
         }
