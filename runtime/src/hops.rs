@@ -427,11 +427,11 @@ impl<B: CellSet> Position<B> {
         let mut apart = B::default();
         if memo.apart_cks != 0 {
             // (An occupied cell's code is `ck + 1`.)
-            for c in cells.and(self.occupied).iter() {
+            cells.and(self.occupied).each(|c| {
                 if memo.apart_cks >> (self.board[c] - 1) & 1 != 0 {
                     apart.insert(c);
                 }
-            }
+            });
         }
         apart
     }

@@ -222,9 +222,7 @@ impl<B: CellSet> KeptCounts<B> {
     #[inline(never)]
     pub(crate) fn looking_at(&self, cells: B) -> B {
         let mut looking = 0;
-        for c in cells.iter() {
-            looking |= self.affected[c];
-        }
+        cells.each(|c| looking |= self.affected[c]);
         let mut s = cells;
         while looking != 0 {
             s.insert(self.cell[looking.trailing_zeros() as usize] as usize);
@@ -249,9 +247,7 @@ impl<B: CellSet> KeptCounts<B> {
             _ => return (B::default(), 0),
         };
         let mut lost = self.affected[mv.from as usize] | self.affected[mv.to as usize];
-        for c in self.cached.and(one_by_one).iter() {
-            lost |= 1 << self.bit_of[c];
-        }
+        self.cached.and(one_by_one).each(|c| lost |= 1 << self.bit_of[c]);
         lost &= !gone;
         while lost != 0 {
             let i = lost.trailing_zeros() as usize;
