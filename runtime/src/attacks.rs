@@ -330,6 +330,12 @@ impl<B: CellSet> Position<B> {
                 near = near.or(reach.and(self.by_side[s]));
             }
         }
+        self.attacked_from_among(game, targets, near)
+    }
+
+    /// The cells of `targets` that the pieces on `near` attack directly.
+    #[inline(always)]
+    pub(crate) fn attacked_from_among(&self, game: &Game<B>, targets: B, near: B) -> B {
         let mut hit = B::default();
         near.each(|c| hit = hit.or(game.direct_from[(self.board[c] as usize - 1) * game.cells + c]));
         hit.and(targets)

@@ -289,6 +289,12 @@ pub struct Game<B> {
     /// directly (`direct` inverted), so that the direct attacks on several targets are found from
     /// the few pieces near them.
     pub direct_from: Vec<B>,
+    /// With two sides, per `ck * cells + cell` of a royal kind: every cell of the direct
+    /// attackers of its plain leaps' destinations (`direct_reach` of the enemy, joined), so that
+    /// the leap attacks on a lone royal piece's destinations need no union built destination by
+    /// destination ([`Position::safe_destinations`]); empty for the other kinds, with more
+    /// sides, and on sets of one word (where it is not read).
+    pub royal_leap_reach: Vec<B>,
     /// Whether a direct attack test looks at the pieces near the target (`direct_from`) rather
     /// than at each kind that could attack it (`direct`): where, on average, more than three
     /// kinds of a side attack a cell directly.

@@ -498,6 +498,18 @@ impl<B: CellSet> Game<B> {
             }
         }
         let royal: Vec<bool> = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].royal).collect();
+        let royal_leap_reach = if sides == 2 && B::CAPACITY > 64 {
+            (0..sides * kinds * cells)
+                .map(|i| {
+                    let (ck, m) = (i / cells, &piece_moves[i]);
+                    let enemy = 1 - ck / kinds;
+                    let leaps = if royal[ck] { m.leap_quiet.or(m.leap_capture) } else { B::default() };
+                    leaps.iter().fold(B::default(), |r, t| r.or(direct_reach[t * 2 + enemy]))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let crowning_cks = (0..sides)
             .map(|s| (s * kinds..(s + 1) * kinds).filter(|&ck| !tables.kinds[ck % kinds].crowns.is_empty()).map(|ck| ck as u8).collect())
             .collect();
@@ -794,6 +806,7 @@ impl<B: CellSet> Game<B> {
             direct_reach,
             direct_reach_any,
             direct_from,
+            royal_leap_reach,
             direct_by_piece,
             line_index,
             lines,
