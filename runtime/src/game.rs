@@ -143,6 +143,18 @@ pub struct PieceMoves<B> {
     pub step: (u16, u16),
 }
 
+/// What could attack any of a royal piece's plain leaps' destinations from one cell, so that
+/// the attacks on a lone royal piece's destinations are looked for with no union built
+/// destination by destination ([`Position::safe_destinations`](crate::position::Position)):
+/// a superset, used when every destination is such a leap.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RoyalReach<B> {
+    /// The cells of the enemy's direct attackers (`Game::direct_reach`, joined).
+    pub direct: B,
+    /// The cells of the lines through them (`Game::line_reach`, joined).
+    pub lines: B,
+}
+
 /// The width of cell set (`CellSet::CAPACITY`) on which plain slides back to the start are
 /// found from the reach (`PieceMoves::homing`); on the others they are walked run by run.
 /// Yapsan's globe (64 cells) has such slides. A count with the test, compiled for every width,
@@ -289,12 +301,10 @@ pub struct Game<B> {
     /// directly (`direct` inverted), so that the direct attacks on several targets are found from
     /// the few pieces near them.
     pub direct_from: Vec<B>,
-    /// With two sides, per `ck * cells + cell` of a royal kind: every cell of the direct
-    /// attackers of its plain leaps' destinations (`direct_reach` of the enemy, joined), so that
-    /// the leap attacks on a lone royal piece's destinations need no union built destination by
-    /// destination ([`Position::safe_destinations`]); empty for the other kinds, with more
-    /// sides, and on sets of one word (where it is not read).
-    pub royal_leap_reach: Vec<B>,
+    /// With two sides, per `ck * cells + cell` of a royal kind: what could attack its plain
+    /// leaps' destinations, joined over them all ([`RoyalReach`]); empty for the other kinds,
+    /// with more sides, and on sets of one word (where it is not read).
+    pub royal_reach: Vec<RoyalReach<B>>,
     /// Whether a direct attack test looks at the pieces near the target (`direct_from`) rather
     /// than at each kind that could attack it (`direct`): where, on average, more than three
     /// kinds of a side attack a cell directly.

@@ -6,7 +6,7 @@
 //! types move generation reads and their queries on the hot path.
 
 use crate::bits::CellSet;
-use crate::game::{leaps, Castle, Game, Line, LinePair, PieceMoves, Promotion, Ray, Segment, SlideRun, Special, WindRule, Zobrist};
+use crate::game::{leaps, Castle, Game, Line, LinePair, PieceMoves, Promotion, Ray, RoyalReach, Segment, SlideRun, Special, WindRule, Zobrist};
 use crate::tables::{Attack, GameEnd, Tables, NO_CELL};
 
 impl Special {
@@ -498,24 +498,24 @@ impl<B: CellSet> Game<B> {
             }
         }
         let royal: Vec<bool> = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].royal).collect();
-        let royal_leap_reach = if sides == 2 && B::CAPACITY > 64 {
+        let crowning_cks = (0..sides)
+            .map(|s| (s * kinds..(s + 1) * kinds).filter(|&ck| !tables.kinds[ck % kinds].crowns.is_empty()).map(|ck| ck as u8).collect())
+            .collect();
+        let line_reach: Vec<B> = (0..cells)
+            .map(|t| lines[line_index[t] as usize..line_index[t + 1] as usize].iter().fold(B::default(), |r: B, l: &Line<B>| r.or(l.set)))
+            .collect();
+        let royal_reach = if sides == 2 && B::CAPACITY > 64 {
             (0..sides * kinds * cells)
                 .map(|i| {
                     let (ck, m) = (i / cells, &piece_moves[i]);
                     let enemy = 1 - ck / kinds;
                     let leaps = if royal[ck] { m.leap_quiet.or(m.leap_capture) } else { B::default() };
-                    leaps.iter().fold(B::default(), |r, t| r.or(direct_reach[t * 2 + enemy]))
+                    leaps.iter().fold(RoyalReach::default(), |r: RoyalReach<B>, t| RoyalReach { direct: r.direct.or(direct_reach[t * 2 + enemy]), lines: r.lines.or(line_reach[t]) })
                 })
                 .collect()
         } else {
             Vec::new()
         };
-        let crowning_cks = (0..sides)
-            .map(|s| (s * kinds..(s + 1) * kinds).filter(|&ck| !tables.kinds[ck % kinds].crowns.is_empty()).map(|ck| ck as u8).collect())
-            .collect();
-        let line_reach = (0..cells)
-            .map(|t| lines[line_index[t] as usize..line_index[t + 1] as usize].iter().fold(B::default(), |r: B, l: &Line<B>| r.or(l.set)))
-            .collect();
         let by_pairs = B::CAPACITY <= 128;
         let (line_pair_index, line_pairs) = if by_pairs { line_pairs(&tables, cells) } else { (Vec::new(), Vec::new()) };
         let many_ways = line_pair_index.windows(2).any(|w| w[1] - w[0] > 1);
@@ -806,7 +806,7 @@ impl<B: CellSet> Game<B> {
             direct_reach,
             direct_reach_any,
             direct_from,
-            royal_leap_reach,
+            royal_reach,
             direct_by_piece,
             line_index,
             lines,

@@ -150,11 +150,23 @@ impl<B: CellSet> Position<B> {
     /// of them, each as its slides' reach, where loading found that the same
     /// (`Game::lines_as_slides`); else target by target. Transit cells are not answered for
     /// (no piece goes there).
-    #[inline(never)]
     pub fn attacked_along_lines_among(&self, game: &Game<B>, targets: B, side: usize, occupied: B) -> B {
-        let riders = self.enemy_line_pieces(game, side);
+        self.attacked_along_lines_near(game, targets, side, occupied, self.lines_through(game, targets))
+    }
+
+    /// Every cell of a line through one of `targets` (`Game::line_reach`, joined).
+    #[inline(always)]
+    pub(crate) fn lines_through(&self, game: &Game<B>, targets: B) -> B {
         let mut lines = B::default();
         targets.each(|t| lines = lines.or(game.line_reach[t]));
+        lines
+    }
+
+    /// [`Position::attacked_along_lines_among`], told the cells `lines` of a superset of the
+    /// targets' lines.
+    #[inline(never)]
+    pub(crate) fn attacked_along_lines_near(&self, game: &Game<B>, targets: B, side: usize, occupied: B, lines: B) -> B {
+        let riders = self.enemy_line_pieces(game, side);
         let mut hit = B::default();
         for c in riders.and(lines).iter() {
             let ck = self.board[c] as usize - 1;

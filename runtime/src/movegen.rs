@@ -15,7 +15,7 @@
 //! legal by construction are counted by the size of its set.
 
 use crate::bits::CellSet;
-use crate::game::{leaps, Game};
+use crate::game::{leaps, Game, RoyalReach};
 use crate::pins::{Pins, RoyalLines};
 use crate::position::{Move, MoveKind, Position, CROWN_HIDDEN, NO_PROMOTION};
 use crate::tables::ray;
@@ -504,7 +504,11 @@ impl<B: CellSet> Position<B> {
         if game.winding || (game.hopping && targets.count() == 1) {
             return self.safe_one_by_one(game, from, targets, us);
         }
-        let mut safe = targets.and_not(self.leap_attacked_destinations(game, from, targets, us));
+        let near = self.royal_reach(game, from, targets);
+        let mut safe = targets.and_not(match near {
+            Some(r) => self.attacked_from_among(game, targets, r.direct.and(self.by_side[1 - us])),
+            None => self.attacked_by_leaps_among(game, targets, us),
+        });
         let occupied = self.occupied.and_not(B::single(from));
         let mut unknown = safe;
         if game.many_ways {
@@ -521,7 +525,8 @@ impl<B: CellSet> Position<B> {
             // (Knightmate -4.5, Grand Chess -3.7) but in the games with hops (Janggi +3.2; the
             // choice costs most boards 0.1 in how the count compiles. More destinations than
             // riders as the rule instead: Janggi +0.8, Knightmate +0.9).
-            self.attacked_along_lines_among(game, unknown, us, occupied)
+            let lines = near.map_or_else(|| self.lines_through(game, unknown), |r| r.lines);
+            self.attacked_along_lines_near(game, unknown, us, occupied, lines)
         } else {
             self.attacked_along_lines_one_by_one(game, unknown, us, occupied)
         });
@@ -531,24 +536,20 @@ impl<B: CellSet> Position<B> {
         safe
     }
 
-    /// The cells of `targets`, destinations of the lone royal piece on `from`, that an enemy
-    /// piece attacks directly: with two sides, when they are all the piece's plain leaps, its
-    /// attackers are looked for among the enemy pieces near all its leaps
-    /// (`Game::royal_leap_reach`) rather than near each destination in turn. (Only on sets of
-    /// several words, where the union costs most: Janggi -1.6 instructions a leaf; on one word
-    /// the pieces near all the leaps, more than near the destinations, made orthodox +0.2.)
+    /// What could attack the destinations `targets` of the lone royal piece on `from`
+    /// (`Game::royal_reach`), when they are all its plain leaps. (Only on sets of several words,
+    /// where the unions cost most: Janggi -1.6 instructions a leaf for the direct attacks; on
+    /// one word the pieces near all the leaps, more than near the destinations, made orthodox
+    /// +0.2.)
     #[inline(always)]
-    fn leap_attacked_destinations(&self, game: &Game<B>, from: usize, targets: B, us: usize) -> B {
+    fn royal_reach(&self, game: &Game<B>, from: usize, targets: B) -> Option<RoyalReach<B>> {
         if B::CAPACITY <= 64 {
-            return self.attacked_by_leaps_among(game, targets, us);
+            return None;
         }
-        if let Some(&near) = game.royal_leap_reach.get((self.board[from] as usize - 1) * game.cells + from) {
-            let m = &game.piece_moves[(self.board[from] as usize - 1) * game.cells + from];
-            if targets.and_not(m.leap_quiet.or(m.leap_capture)).is_empty() {
-                return self.attacked_from_among(game, targets, near.and(self.by_side[1 - us]));
-            }
-        }
-        self.attacked_by_leaps_among(game, targets, us)
+        let i = (self.board[from] as usize - 1) * game.cells + from;
+        let r = *game.royal_reach.get(i)?;
+        let m = &game.piece_moves[i];
+        targets.and_not(m.leap_quiet.or(m.leap_capture)).is_empty().then_some(r)
     }
 
     /// The cells of `targets` the piece on `from` would stand unattacked on, each judged with
