@@ -153,6 +153,8 @@ pub struct RoyalReach<B> {
     pub direct: B,
     /// The cells of the lines through them (`Game::line_reach`, joined).
     pub lines: B,
+    /// The cells where the enemy's hop ways onto them start (`Game::hop_attacks`, joined).
+    pub hops: B,
 }
 
 /// The width of cell set (`CellSet::CAPACITY`) on which plain slides back to the start are

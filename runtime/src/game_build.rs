@@ -504,18 +504,6 @@ impl<B: CellSet> Game<B> {
         let line_reach: Vec<B> = (0..cells)
             .map(|t| lines[line_index[t] as usize..line_index[t + 1] as usize].iter().fold(B::default(), |r: B, l: &Line<B>| r.or(l.set)))
             .collect();
-        let royal_reach = if sides == 2 && B::CAPACITY > 64 {
-            (0..sides * kinds * cells)
-                .map(|i| {
-                    let (ck, m) = (i / cells, &piece_moves[i]);
-                    let enemy = 1 - ck / kinds;
-                    let leaps = if royal[ck] { m.leap_quiet.or(m.leap_capture) } else { B::default() };
-                    leaps.iter().fold(RoyalReach::default(), |r: RoyalReach<B>, t| RoyalReach { direct: r.direct.or(direct_reach[t * 2 + enemy]), lines: r.lines.or(line_reach[t]) })
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
         let by_pairs = B::CAPACITY <= 128;
         let (line_pair_index, line_pairs) = if by_pairs { line_pairs(&tables, cells) } else { (Vec::new(), Vec::new()) };
         let many_ways = line_pair_index.windows(2).any(|w| w[1] - w[0] > 1);
@@ -686,6 +674,22 @@ impl<B: CellSet> Game<B> {
                 hop_targets[p * sides + side].insert(target);
             }
         }
+        let royal_reach = if sides == 2 && B::CAPACITY > 64 {
+            (0..sides * kinds * cells)
+                .map(|i| {
+                    let (ck, m) = (i / cells, &piece_moves[i]);
+                    let enemy = 1 - ck / kinds;
+                    let leaps = if royal[ck] { m.leap_quiet.or(m.leap_capture) } else { B::default() };
+                    leaps.iter().fold(RoyalReach::default(), |r: RoyalReach<B>, t| RoyalReach {
+                        direct: r.direct.or(direct_reach[t * 2 + enemy]),
+                        lines: r.lines.or(line_reach[t]),
+                        hops: r.hops.or(hop_attacks.get(t * 2 + enemy).map_or(B::default(), |a| a.starts)),
+                    })
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         // Winding and hop moves are not in the rays: their pieces may promote wherever they
         // stand. A hopping piece is never skipped for its blocked rays (a hop leaps what blocks
         // them); a winding rule's flood leaves its start through the cells next to it

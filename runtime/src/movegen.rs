@@ -531,7 +531,7 @@ impl<B: CellSet> Position<B> {
             self.attacked_along_lines_one_by_one(game, unknown, us, occupied)
         });
         if game.hopping {
-            safe = safe.and_not(self.hopped_among(game, from, safe, us));
+            safe = safe.and_not(self.hopped_among(game, from, safe, us, near.map(|r| r.hops)));
         }
         safe
     }
@@ -565,8 +565,9 @@ impl<B: CellSet> Position<B> {
     }
 
     /// The cells of `targets` where an enemy piece could capture the piece on `from` by a hop,
-    /// the piece put on each in turn (lifted off `from`).
-    fn hopped_among(&mut self, game: &Game<B>, from: usize, targets: B, us: usize) -> B {
+    /// the piece put on each in turn (lifted off `from`). With two sides, `starts` may tell
+    /// where the hop ways onto the targets start (`RoyalReach::hops`, a superset).
+    fn hopped_among(&mut self, game: &Game<B>, from: usize, targets: B, us: usize, starts: Option<B>) -> B {
         let mut hit = B::default();
         // Only the targets that an enemy piece with hop rules could reach from where it stands
         // (`Game::hop_targets`; most have none) are tested, by putting the piece there.
@@ -574,7 +575,8 @@ impl<B: CellSet> Position<B> {
         if game.sides == 2 {
             // (With two sides, no loop over the opponents, as `Position::attacked_by_leaps_among`.)
             let s = 1 - us;
-            self.hop_pieces(game, s).each(|p| reach = reach.or(game.hop_targets[p * 2 + s]));
+            let pieces = self.hop_pieces(game, s);
+            starts.map_or(pieces, |c| pieces.and(c)).each(|p| reach = reach.or(game.hop_targets[p * 2 + s]));
         } else {
             for &s in &game.opponents[us] {
                 if !self.is_out(s) {
