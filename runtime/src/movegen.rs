@@ -505,10 +505,12 @@ impl<B: CellSet> Position<B> {
             return self.safe_one_by_one(game, from, targets, us);
         }
         let near = self.royal_reach(game, from, targets);
-        let mut safe = targets.and_not(match near {
+        let leaped = match near {
             Some(r) => self.attacked_from_among(game, targets, r.direct.and(self.by_side[1 - us])),
             None => self.attacked_by_leaps_among(game, targets, us),
-        });
+        };
+        debug_assert_eq!(leaped, self.attacked_by_leaps_among(game, targets, us), "the leap attacks near a royal piece's leaps");
+        let mut safe = targets.and_not(leaped);
         let occupied = self.occupied.and_not(B::single(from));
         let mut unknown = safe;
         if game.many_ways {
@@ -526,12 +528,16 @@ impl<B: CellSet> Position<B> {
             // choice costs most boards 0.1 in how the count compiles. More destinations than
             // riders as the rule instead: Janggi +0.8, Knightmate +0.9).
             let lines = near.map_or_else(|| self.lines_through(game, unknown), |r| r.lines);
-            self.attacked_along_lines_near(game, unknown, us, occupied, lines)
+            let hit = self.attacked_along_lines_near(game, unknown, us, occupied, lines);
+            debug_assert_eq!(hit, self.attacked_along_lines_among(game, unknown, us, occupied), "the line attacks near a royal piece's leaps");
+            hit
         } else {
             self.attacked_along_lines_one_by_one(game, unknown, us, occupied)
         });
         if game.hopping {
-            safe = safe.and_not(self.hopped_among(game, from, safe, us, near.map(|r| r.hops)));
+            let hopped = self.hopped_among(game, from, safe, us, near.map(|r| r.hops));
+            debug_assert_eq!(hopped, self.hopped_among(game, from, safe, us, None), "the hop attacks near a royal piece's leaps");
+            safe = safe.and_not(hopped);
         }
         safe
     }
