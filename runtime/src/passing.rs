@@ -119,12 +119,18 @@ impl<B: CellSet> Position<B> {
             }
             // The top royal pieces of the other teams' sides still in: only a line with one on
             // it is walked.
-            let mut enemies = B::default();
-            for other in 0..game.sides {
-                if game.team[other] != game.team[side] && !self.is_out(other) {
-                    enemies = enemies.or(self.royal_tops[other]);
+            let enemies = if game.sides == 2 {
+                // (With two sides the one opponent's, with no loop over the sides.)
+                if game.team[1] != game.team[0] && !self.is_out(1) { self.royal_tops[1] } else { B::default() }
+            } else {
+                let mut enemies = B::default();
+                for other in 0..game.sides {
+                    if game.team[other] != game.team[side] && !self.is_out(other) {
+                        enemies = enemies.or(self.royal_tops[other]);
+                    }
                 }
-            }
+                enemies
+            };
             for r in self.royals(game, side).iter() {
                 for line in &p.facing[r] {
                     if !line.set.intersects(enemies) {
