@@ -6,7 +6,7 @@
 //! State is kept incrementally (piece sets, occupancy, hash) so that make/unmake cost a handful of
 //! bit operations and no allocation beyond the caller's undo stack.
 
-use crate::bits::CellSet;
+use crate::bits::{CellSet, Per64};
 use crate::game::Game;
 use crate::tables::NO_CELL;
 
@@ -74,16 +74,16 @@ impl Eq for Removed {}
 pub struct Position<B: CellSet> {
     pub board: Vec<u8>,
     /// Per colored kind.
-    pub by_ck: Vec<B>,
+    pub by_ck: Per64<B>,
     /// The colored kinds that have a piece on top somewhere, a bit each (kept with `by_ck`):
     /// counting skips the others without looking at their sets.
     pub present: u64,
     /// Per side.
-    pub by_side: Vec<B>,
+    pub by_side: Per64<B>,
     /// Per side: its pieces that attack along lines (kept with `by_ck`, for attack tests).
-    pub line_pieces: Vec<B>,
+    pub line_pieces: Per64<B>,
     /// Per side: its royal pieces on top (kept with `by_ck`, for [`Position::royals`]).
-    pub royal_tops: Vec<B>,
+    pub royal_tops: Per64<B>,
     /// Every side's royal pieces on top, at once (kept with `royal_tops`: what a side may not
     /// capture, with more than two sides).
     pub all_royal_tops: B,
@@ -166,11 +166,11 @@ impl<B: CellSet> Position<B> {
     pub fn empty(game: &Game<B>) -> Position<B> {
         Position {
             board: vec![0; game.cells],
-            by_ck: vec![B::default(); game.sides * game.kinds],
+            by_ck: Per64::new(game.sides * game.kinds),
             present: 0,
-            by_side: vec![B::default(); game.sides],
-            line_pieces: vec![B::default(); game.sides],
-            royal_tops: vec![B::default(); game.sides],
+            by_side: Per64::new(game.sides),
+            line_pieces: Per64::new(game.sides),
+            royal_tops: Per64::new(game.sides),
             all_royal_tops: B::default(),
             occupied: B::default(),
             virgin: B::default(),
