@@ -361,52 +361,6 @@ impl CellSet for Standing64 {
     }
 }
 
-/// Sets kept per colored kind or per side (`Position::by_ck`, `by_side`, ...): at most 64 of
-/// each (`format::MAX_COLORED_KINDS`), in a fixed array indexed modulo 64, so that reading one
-/// costs no length load and no bounds check (the count reads them kind by kind, make and unmake
-/// move by move). As a slice it holds its first `len` sets, the game's.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Per64<B> {
-    sets: [B; 64],
-    len: usize,
-}
-
-impl<B: CellSet> Per64<B> {
-    /// `len` empty sets (`len` at most 64).
-    pub fn new(len: usize) -> Per64<B> {
-        assert!(len <= 64, "at most 64 sets");
-        Per64 { sets: [B::default(); 64], len }
-    }
-}
-
-impl<B> std::ops::Index<usize> for Per64<B> {
-    type Output = B;
-    #[inline(always)]
-    fn index(&self, i: usize) -> &B {
-        &self.sets[i & 63]
-    }
-}
-
-impl<B> std::ops::IndexMut<usize> for Per64<B> {
-    #[inline(always)]
-    fn index_mut(&mut self, i: usize) -> &mut B {
-        &mut self.sets[i & 63]
-    }
-}
-
-impl<B> std::ops::Deref for Per64<B> {
-    type Target = [B];
-    fn deref(&self) -> &[B] {
-        &self.sets[..self.len]
-    }
-}
-
-impl<B: std::fmt::Debug> std::fmt::Debug for Per64<B> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -134,7 +134,7 @@ impl<B: CellSet> Position<B> {
         // every position cost Shogi 2.2 instructions a leaf.)
         debug_assert_eq!(self.held as usize, self.hand.iter().map(|&n| n as usize).sum::<usize>());
         let base = self.to_move * game.kinds;
-        if self.held == 0 || self.hand[base..base + game.kinds].iter().fold(0, |a, &n| a | n) == 0 {
+        if self.held == 0 || (*self.hand)[base..base + game.kinds].iter().fold(0, |a, &n| a | n) == 0 {
             return 0;
         }
         self.drops_held(game, h, check, out)

@@ -5,6 +5,7 @@
 //! (validated) tables into bit sets and indexes; no geometry is derived there.
 
 use crate::bits::CellSet;
+use crate::per64::Per64;
 use crate::tables::{Tables, NO_CELL};
 
 /// A ray as move generation uses it.
@@ -321,7 +322,7 @@ pub struct Game<B> {
     /// target from its cells (0 for the runs of slides).
     pub run_kinds: Vec<u64>,
     /// Per side: the colored kinds that attack along lines (sliders).
-    pub line_cks: Vec<Vec<u8>>,
+    pub line_cks: Per64<Vec<u8>>,
     /// Bit `ck` set when colored kind `ck` attacks along lines (`line_cks` as one mask).
     pub line_ck_mask: u64,
     /// Bit `ck` set when colored kind `ck` is royal (kept apart in `Position::royal_tops`).
@@ -353,23 +354,23 @@ pub struct Game<B> {
     pub many_ways: bool,
     /// Per colored kind: the cells where perft may keep its pieces' counts
     /// (`crate::kept_counts`), which depends on the rules alone.
-    pub keep_cells: Vec<B>,
+    pub keep_cells: Per64<B>,
     /// Per colored kind: the cells from which its line attacks are its plain slides' reach
     /// (`line_attacks::lines_as_slides`).
-    pub lines_as_slides: Vec<B>,
+    pub lines_as_slides: Per64<B>,
     /// Per side: its colored kinds that crown others (`crowns`), the only ones whose pieces in
     /// the hand `Position::crown_moves` looks at (no other royal kind is ever in a hand: the
     /// compiler refuses one there, and so does reading a position).
-    pub crowning_cks: Vec<Vec<u8>>,
+    pub crowning_cks: Per64<Vec<u8>>,
     /// Per side: the mask of its colored kinds.
-    pub side_cks: Vec<u64>,
+    pub side_cks: Per64<u64>,
     /// Per colored kind (at most 64): its side, looked up rather than divided on the hot path.
     pub side_of: [u8; 64],
     /// Per colored kind: whether it has winding or hop rules that make moves (followed apart from
     /// its rays: the other kinds' moves are found from their rays alone, even in games with such
     /// rules). A rule that only captures royal pieces makes none with two sides (it only
     /// attacks: Xiangqi's flying general).
-    pub walked: Vec<bool>,
+    pub walked: Per64<bool>,
     /// Per colored kind (at most 64): the leaper classes (`PieceMoves::leaper`) its cells have.
     /// When the position allows one of them, its pieces judged by set are looked at in a loop of
     /// their own first, those of an allowed class counted at once, with no gate test.
@@ -377,19 +378,19 @@ pub struct Game<B> {
     /// Per side: its colored kinds, the most numerous in the setup first and royal ones last,
     /// the order in which [`Position::has_legal_move`](crate::position::Position) looks for a
     /// move (the first piece with one answers).
-    pub any_order: Vec<Vec<u8>>,
+    pub any_order: Per64<Vec<u8>>,
     /// Per colored kind (at most 64): its kind, looked up rather than divided where hops test
     /// the kinds they jump over and take.
     pub kind_of: [u8; 64],
     /// Per colored kind: its promotion, if it has one.
-    pub promotion: Vec<Option<Promotion<B>>>,
+    pub promotion: Per64<Option<Promotion<B>>>,
     /// Per side.
-    pub castles: Vec<Vec<Castle<B>>>,
+    pub castles: Per64<Vec<Castle<B>>>,
     /// Per side: the kings' start cells of its castling rules (no castling once none is unmoved).
-    pub castle_kings: Vec<B>,
+    pub castle_kings: Per64<B>,
     /// Per colored kind.
-    pub royal: Vec<bool>,
-    pub resets_clock: Vec<bool>,
+    pub royal: Per64<bool>,
+    pub resets_clock: Per64<bool>,
     /// Cells pieces cross but never stop on (those a set can hold: see [`Game::is_transit`]).
     pub transit: B,
     /// Per castling rule (all sides' in order): the king's and the rook's start.
@@ -401,11 +402,11 @@ pub struct Game<B> {
     /// the cell, from where.
     pub ep_capturers: Vec<Vec<(u8, B)>>,
     /// Per side: its team (teams numbered in the order they first appear).
-    pub team: Vec<usize>,
+    pub team: Per64<usize>,
     /// Per team: the mask of its sides (bit `side`).
-    pub team_sides: Vec<u64>,
+    pub team_sides: Per64<u64>,
     /// Per side: the sides of the other teams, its opponents.
-    pub opponents: Vec<Vec<usize>>,
+    pub opponents: Per64<Vec<usize>>,
     /// Whether sides can be eliminated: three or more teams under `game-end last-standing`. Only
     /// then does `make` look for a side that has to go out.
     pub eliminations: bool,
@@ -415,12 +416,12 @@ pub struct Game<B> {
     /// Pieces in hand that are dropped (`rules { drops }`, or a side starting with one).
     pub hands: Option<crate::drops::Hands<B>>,
     /// Per colored kind: it never attacks a royal piece (`cannot-check`).
-    pub no_check: Vec<bool>,
+    pub no_check: Per64<bool>,
     pub any_no_check: bool,
     /// Per colored kind: its winding rules (`wind`); `winding` when any kind has one (then
     /// legality watches the cells whose vacating extends an enemy flood, and plays every move in
     /// check: checks along winding paths are not in the tables).
-    pub winders: Vec<Vec<WindRule<B>>>,
+    pub winders: Per64<Vec<WindRule<B>>>,
     pub winding: bool,
     /// Whether some piece has plain slides back to its start (`PieceMoves::homing` with
     /// `plain_slides`): then the count takes its copy that reads stationary moves from their
@@ -428,23 +429,23 @@ pub struct Game<B> {
     /// cost orthodox 0.8 instructions a leaf.
     pub homing: bool,
     /// Per side: the colored kinds that wind.
-    pub wind_cks: Vec<Vec<u8>>,
+    pub wind_cks: Per64<Vec<u8>>,
     /// Per side: its opponents' winding kinds that capture, each with the cells of its
     /// capturing rules' zones (`Position::wind_zone` looks for a flood only when such a piece
     /// stands in a zone that holds the target).
-    pub wind_threats: Vec<Vec<(u8, B)>>,
+    pub wind_threats: Per64<Vec<(u8, B)>>,
     /// Per colored kind: its rules walked along their lines (`hop`, `takes`); `hopping` when any
     /// kind has one (then legality plays the moves that touch a royal piece's hop zone, and every
     /// move in check: [`crate::hops`]).
-    pub hoppers: Vec<Vec<crate::hops::HopRule<B>>>,
+    pub hoppers: Per64<Vec<crate::hops::HopRule<B>>>,
     pub hopping: bool,
     /// Per colored kind: how its hop destinations are kept in `Position::hop_memo`, if they are
     /// ([`crate::hops::hop_memo_kinds`]), and the cells all the entries take.
-    pub hop_memo: Vec<Option<crate::hops::MemoKind>>,
+    pub hop_memo: Per64<Option<crate::hops::MemoKind>>,
     pub hop_memo_cells: usize,
     /// Per colored kind: the cells from which its hop lines are pairwise disjoint
     /// ([`crate::hops::hop_disjoint_cells`]).
-    pub hop_disjoint: Vec<B>,
+    pub hop_disjoint: Per64<B>,
     /// `pass` and `facing` ([`crate::passing`]); `None` without either.
     pub passing: Option<crate::passing::Passing<B>>,
     /// Per side: the colored kinds that have such rules.

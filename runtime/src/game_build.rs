@@ -6,6 +6,7 @@
 //! types move generation reads and their queries on the hot path.
 
 use crate::bits::CellSet;
+use crate::per64::Per64;
 use crate::game::{leaps, Castle, Game, Line, LinePair, PieceMoves, Promotion, Ray, RoyalReach, Segment, SlideRun, Special, WindRule, Zobrist};
 use crate::tables::{Attack, GameEnd, Tables, NO_CELL};
 
@@ -475,7 +476,7 @@ impl<B: CellSet> Game<B> {
                     .collect(),
             );
         }
-        let castle_kings = castles.iter().map(|cs: &Vec<Castle<B>>| B::from_cells(cs.iter().map(|c| c.king_from as usize))).collect();
+        let castle_kings: Vec<B> = castles.iter().map(|cs: &Vec<Castle<B>>| B::from_cells(cs.iter().map(|c| c.king_from as usize))).collect();
         for (i, m) in piece_moves.iter_mut().enumerate() {
             m.may_promote = promotion[i / cells].as_ref().is_some_and(|p: &Promotion<B>| {
                 p.from.has(i % cells) || tables.rays_at(i).iter().any(|r| set_of(r.cells).intersects(p.zone))
@@ -498,7 +499,7 @@ impl<B: CellSet> Game<B> {
             }
         }
         let royal: Vec<bool> = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].royal).collect();
-        let crowning_cks = (0..sides)
+        let crowning_cks: Vec<_> = (0..sides)
             .map(|s| (s * kinds..(s + 1) * kinds).filter(|&ck| !tables.kinds[ck % kinds].crowns.is_empty()).map(|ck| ck as u8).collect())
             .collect();
         let line_reach: Vec<B> = (0..cells)
@@ -518,7 +519,7 @@ impl<B: CellSet> Game<B> {
         let line_ck_mask = line_cks.iter().flatten().fold(0u64, |m, &ck| m | 1 << ck);
         let is_transit: Vec<bool> = (0..cells).map(|c| tables.transit.contains(&(c as u16))).collect();
         let lines_as_slides = crate::line_attacks::lines_as_slides(&tables, &piece_moves, &slide_runs, &direct_from, line_ck_mask, &is_transit);
-        let resets_clock = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].resets_clock).collect();
+        let resets_clock: Per64<bool> = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].resets_clock).collect();
 
         let mut seed = 0x0b15_c0de_u64;
         let keys = |n: usize, seed: &mut u64| (0..n).map(|_| splitmix(seed)).collect::<Vec<u64>>();
@@ -616,7 +617,7 @@ impl<B: CellSet> Game<B> {
                 }
             }
         }
-        let side_cks = (0..sides).map(|s| (((1u128 << kinds) - 1) as u64) << (s * kinds)).collect();
+        let side_cks: Vec<u64> = (0..sides).map(|s| (((1u128 << kinds) - 1) as u64) << (s * kinds)).collect();
         let mut team_names: Vec<&str> = Vec::new();
         let team: Vec<usize> = tables
             .sides
@@ -652,7 +653,7 @@ impl<B: CellSet> Game<B> {
             }
         }
         let winding = !tables.winders.is_empty();
-        let wind_threats = opponents
+        let wind_threats: Vec<_> = opponents
             .iter()
             .map(|os| {
                 os.iter()
@@ -743,8 +744,8 @@ impl<B: CellSet> Game<B> {
             use crate::tables::hop::{CAPTURE, QUIET};
             sides == 2 && !stacks && r.flags & (QUIET | CAPTURE) == CAPTURE && (0..kinds).all(|k| r.takes >> k & 1 == 0 || royal[k])
         };
-        let walked = (0..sides * kinds).map(|ck| !winders[ck].is_empty() || hoppers[ck].iter().any(|r| !only_attacks(r))).collect();
-        let any_order = (0..sides)
+        let walked: Per64<bool> = (0..sides * kinds).map(|ck| !winders[ck].is_empty() || hoppers[ck].iter().any(|r| !only_attacks(r))).collect();
+        let any_order: Vec<_> = (0..sides)
             .map(|s| {
                 let side = &tables.sides[s];
                 let count = |k: usize| side.setup.iter().chain(&side.atop).filter(|&&(_, kind)| kind as usize == k).count();
@@ -764,36 +765,36 @@ impl<B: CellSet> Game<B> {
         let mut game = Game {
             passing,
             kind_leaps,
-            hoppers,
+            hoppers: hoppers.into_iter().collect(),
             hopping,
-            hop_memo,
+            hop_memo: hop_memo.into_iter().collect(),
             hop_memo_cells,
-            hop_disjoint,
+            hop_disjoint: hop_disjoint.into_iter().collect(),
             hop_cks,
             hop_attacks,
             hop_targets,
-            winders,
+            winders: winders.into_iter().collect(),
             winding,
             homing,
-            wind_cks,
-            wind_threats,
+            wind_cks: wind_cks.into_iter().collect(),
+            wind_threats: wind_threats.into_iter().collect(),
             stacks,
             hands,
-            no_check,
+            no_check: no_check.into_iter().collect(),
             any_no_check,
             crowned,
-            team,
-            team_sides,
-            opponents,
+            team: team.into_iter().collect(),
+            team_sides: team_sides.into_iter().collect(),
+            opponents: opponents.into_iter().collect(),
             eliminations,
             castle_cell_set: castle_cells.iter().fold(B::default(), |s, &(k, r)| s.or(B::single(k)).or(B::single(r))),
             castle_cells,
             ep_capturers,
             transit,
-            side_cks,
+            side_cks: side_cks.into_iter().collect(),
             side_of: std::array::from_fn(|ck| (ck / kinds.max(1)).min(255) as u8),
             kind_of: std::array::from_fn(|ck| (ck % kinds.max(1)) as u8),
-            any_order,
+            any_order: any_order.into_iter().collect(),
             walked,
             cells,
             kinds,
@@ -817,26 +818,26 @@ impl<B: CellSet> Game<B> {
             run_kinds,
             line_ck_mask,
             royal_ck_mask: royal.iter().enumerate().fold(0u64, |m, (ck, &r)| m | (r as u64) << (ck & 63)),
-            line_cks,
+            line_cks: line_cks.into_iter().collect(),
             line_reach,
             line_pair_index,
             line_pairs,
             by_pairs,
             many_ways,
-            lines_as_slides,
-            crowning_cks,
-            promotion,
-            castles,
-            castle_kings,
-            royal,
+            lines_as_slides: lines_as_slides.into_iter().collect(),
+            crowning_cks: crowning_cks.into_iter().collect(),
+            promotion: promotion.into_iter().collect(),
+            castles: castles.into_iter().collect(),
+            castle_kings: castle_kings.into_iter().collect(),
+            royal: royal.into_iter().collect(),
             resets_clock,
             reach,
             goals,
             zobrist,
             tables,
-            keep_cells: Vec::new(),
+            keep_cells: Per64::new(0),
         };
-        game.keep_cells = crate::kept_counts::keep_cells(&game);
+        game.keep_cells = crate::kept_counts::keep_cells(&game).into_iter().collect();
         game
     }
 }

@@ -25,6 +25,7 @@ mod kept_destinations;
 pub mod notation;
 pub mod outcome;
 pub mod passing;
+pub mod per64;
 pub mod perft;
 mod pins;
 pub mod position;

@@ -6,7 +6,8 @@
 //! State is kept incrementally (piece sets, occupancy, hash) so that make/unmake cost a handful of
 //! bit operations and no allocation beyond the caller's undo stack.
 
-use crate::bits::{CellSet, Per64};
+use crate::bits::CellSet;
+use crate::per64::Per64;
 use crate::game::Game;
 use crate::tables::NO_CELL;
 
@@ -119,9 +120,9 @@ pub struct Position<B: CellSet> {
     /// [`Position::royals`] needs no look beneath every stack.
     pub hidden_royal: B,
     /// Per colored kind: how many are in the hand.
-    pub hand: Vec<u8>,
+    pub hand: Per64<u8>,
     /// Per side: the checks it has given (`check-limit`; zeros without it).
-    pub checks: Vec<u8>,
+    pub checks: Per64<u8>,
     /// Whether the last move was a pass, or the game ended by passing or facing
     /// ([`crate::passing`]); always 0 without those rules.
     pub passes: u8,
@@ -186,9 +187,9 @@ impl<B: CellSet> Position<B> {
             under: vec![0; game.cells],
             stacked: B::default(),
             hidden_royal: B::default(),
-            hand: vec![0; game.sides * game.kinds],
+            hand: Per64::new(game.sides * game.kinds),
             held: 0,
-            checks: vec![0; game.sides],
+            checks: Per64::new(game.sides),
             passes: 0,
             hop_memo: crate::hops::HopMemo::new(game),
         }
