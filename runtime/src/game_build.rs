@@ -791,6 +791,7 @@ impl<B: CellSet> Game<B> {
             castle_cells,
             ep_capturers,
             transit,
+            all_cells: B::from_cells(0..cells),
             side_cks: side_cks.into_iter().collect(),
             side_of: std::array::from_fn(|ck| (ck / kinds.max(1)).min(255) as u8),
             kind_of: std::array::from_fn(|ck| (ck % kinds.max(1)) as u8),

@@ -54,6 +54,8 @@ pub(crate) struct KeptCounts<B> {
     /// rather than a set of cells: setting a three-word set for every cell a piece looks at cost
     /// Webball 3.3 instructions a leaf more).
     affected: Vec<Pieces>,
+    /// The cells `affected` holds the pieces of: the others' are left 0 ([`KeptCounts::touched`]).
+    touched: B,
     /// The colored kinds counted, each with the cells of its pieces counted.
     kinds: Vec<(usize, B)>,
 }
@@ -90,6 +92,7 @@ impl<B: CellSet> KeptCounts<B> {
             total: 0,
             initial_total: 0,
             affected: vec![0; cells],
+            touched: B::default(),
             kinds: Vec::new(),
         }
     }
@@ -120,12 +123,33 @@ impl<B: CellSet> KeptCounts<B> {
         (m.leaper != leaps::NO && !hops || rider) && !game.royal[ck]
     }
 
+    /// The cells whose pieces looking at them [`KeptCounts::keep`] must mark, for the children
+    /// after `moves` (the moves of `pos`): those the moves start from or go to, the only cells
+    /// [`KeptCounts::hide`] reads (marking only these: the soccer ball -3.1, Crowned Chess -2.4,
+    /// Shatranj -1.3, orthodox -0.8 instructions a leaf); every cell with hops or winding rules,
+    /// whose watched cells may be any ([`KeptCounts::looking_at`]). The side's pieces stand for
+    /// the cells moves start from; the moves' kinds are not looked at (leaving out the
+    /// destinations of drops and castling cost more than it saved, Minishogi too).
+    pub(crate) fn touched(game: &Game<B>, pos: &Position<B>, moves: &[Move]) -> B {
+        if game.hopping || game.winding {
+            return game.all_cells;
+        }
+        let mut cells = pos.by_side[pos.to_move];
+        for mv in moves {
+            cells.insert(mv.to as usize);
+        }
+        cells
+    }
+
     /// Counts the moves of `side`'s keepable pieces in `pos` as `side` will count them in each
     /// child of `pos` (where `side` is to move and its targets are those it may capture here:
     /// a plain move changes them only on its two cells, which the pieces looking at them do
     /// not keep); none where counts are not kept (`enabled`).
-    pub(crate) fn keep(&mut self, game: &Game<B>, pos: &Position<B>, side: usize) {
+    /// Only the cells of `touched` are marked with the pieces that look at them
+    /// ([`KeptCounts::touched`]).
+    pub(crate) fn keep(&mut self, game: &Game<B>, pos: &Position<B>, side: usize, touched: B) {
         self.affected.fill(0);
+        self.touched = touched;
         self.cached = B::default();
         self.len = 0;
         self.initial = 0;
@@ -206,7 +230,7 @@ impl<B: CellSet> KeptCounts<B> {
                     self.initial_total += n;
                 }
                 // (Its own cell too: a move there captures it.)
-                for c in deps.or(B::single(from)).iter() {
+                for c in deps.or(B::single(from)).and(touched).iter() {
                     self.affected[c] |= 1 << i;
                 }
             }
@@ -222,6 +246,7 @@ impl<B: CellSet> KeptCounts<B> {
     #[inline(never)]
     pub(crate) fn looking_at(&self, cells: B) -> B {
         let mut looking = 0;
+        debug_assert!(cells.and_not(self.touched).is_empty(), "cells kept counts were not marked for");
         cells.each(|c| looking |= self.affected[c]);
         let mut s = cells;
         while looking != 0 {
@@ -246,6 +271,7 @@ impl<B: CellSet> KeptCounts<B> {
             MoveKind::EnPassantTarget => (self.cached.and_not(self.initial_cells), self.total - self.initial_total, self.initial),
             _ => return (B::default(), 0),
         };
+        debug_assert!(self.touched.has(mv.from as usize) && self.touched.has(mv.to as usize), "a move off the cells kept counts were marked for");
         let mut lost = self.affected[mv.from as usize] | self.affected[mv.to as usize];
         self.cached.and(one_by_one).each(|c| lost |= 1 << self.bit_of[c]);
         lost &= !gone;

@@ -99,8 +99,9 @@ impl<'t> Perft<'t> {
                 let faced = Some(facing_read.map_or_else(|| pos.royals_face(game), |(faced, _)| faced));
                 // With hops, the next side's hop zone and hop checks likewise (`crate::hops`).
                 let hops = game.hopping && pos.keep_hops_for_children(game, next);
-                // The next side's pieces counted once for all the children (`crate::kept_counts`).
-                counts.keep(game, pos, next);
+                // The next side's pieces counted once for all the children (`crate::kept_counts`),
+                // their dependence on the cells these moves touch.
+                counts.keep(game, pos, next, KeptCounts::touched(game, pos, &moves));
                 let counts = &*counts;
                 match (facing_read.map(|(_, read)| read), kept) {
                     (read, kept) if read.is_some() || hops => {
