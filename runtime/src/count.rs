@@ -246,7 +246,7 @@ impl<B: CellSet> Position<B> {
         };
         if KEEP {
             if let Some((k, _)) = counts.filter(|_| !held.0.is_empty()) {
-                k.show(self, held.0);
+                k.show(self);
                 n += held.1;
             }
         }
@@ -330,7 +330,7 @@ impl<B: CellSet> Position<B> {
                 present &= present - 1;
                 ck
             };
-            let pieces = self.by_ck[ck];
+            let pieces = self.by_ck[ck].and_not(self.kept_aside);
             if pieces.is_empty() {
                 continue;
             }

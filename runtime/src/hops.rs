@@ -418,10 +418,10 @@ impl<B: CellSet> Position<B> {
         self.hop_walk_kept(game, ck, from, enemy, kept, memo)
     }
 
-    /// The cells of `cells` that hold a kind `memo` sets apart, read from the board: not from
-    /// `Position::by_ck`, off which perft's kept counts take the pieces they hold while the count
-    /// walks the others (read from it, an entry written while a cannon was hidden held for the
-    /// cannon's cell as if none stood there, and a Janggi count missed a capture).
+    /// The cells of `cells` that hold a kind `memo` sets apart, read from the board. (When
+    /// perft's kept counts took the pieces they held off `Position::by_ck` while the count walked
+    /// the others, read from it, an entry written while a cannon was hidden held for the cannon's
+    /// cell as if none stood there, and a Janggi count missed a capture.)
     #[inline(always)]
     fn apart_cells(&self, memo: &MemoKind, cells: B) -> B {
         let mut apart = B::default();

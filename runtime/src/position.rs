@@ -119,6 +119,9 @@ pub struct Position<B: CellSet> {
     /// The cells of `stacked` whose hidden piece is royal, kept as `under` changes so that
     /// [`Position::royals`] needs no look beneath every stack.
     pub hidden_royal: B,
+    /// The side to move's pieces whose moves perft's last ply counted already
+    /// (`crate::kept_counts`), which the count of the pieces passes; empty but in that count.
+    pub(crate) kept_aside: B,
     /// Per colored kind: how many are in the hand.
     pub hand: Per64<u8>,
     /// Per side: the checks it has given (`check-limit`; zeros without it).
@@ -187,6 +190,7 @@ impl<B: CellSet> Position<B> {
             under: vec![0; game.cells],
             stacked: B::default(),
             hidden_royal: B::default(),
+            kept_aside: B::default(),
             hand: Per64::new(game.sides * game.kinds),
             held: 0,
             checks: Per64::new(game.sides),
