@@ -280,6 +280,14 @@ impl<B: CellSet> Position<B> {
 
     /// Takes back the move `undo` came from.
     pub fn unmake(&mut self, game: &Game<B>, undo: &Undo<B>) {
+        self.unmake_inlined(game, undo);
+    }
+
+    /// [`Position::unmake`], inlined where it is called for every position counted (perft's
+    /// last ply: a call cost the soccer ball 2.2, Shatranj 1.4, orthodox 0.9 instructions a leaf
+    /// more; inlined there the binary is 5% larger, inlined everywhere 7%).
+    #[inline(always)]
+    pub(crate) fn unmake_inlined(&mut self, game: &Game<B>, undo: &Undo<B>) {
         let mv = undo.mv;
         if self.out != undo.out {
             while self.removed.0.len() > undo.removed as usize {

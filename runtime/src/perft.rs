@@ -118,7 +118,7 @@ impl<'t> Perft<'t> {
                             }
                             n += pos.count_legal_settling_facing(game, scratch, lines, facing, counts.enabled.then_some((counts, mv)));
                             pos.forget_hops();
-                            pos.unmake(game, &undo);
+                            pos.unmake_inlined(game, &undo);
                         }
                         if hops {
                             pos.drop_kept_hops();
@@ -141,7 +141,7 @@ impl<'t> Perft<'t> {
                             } else {
                                 pos.count_legal_settling(game, scratch)
                             };
-                            pos.unmake(game, &undo);
+                            pos.unmake_inlined(game, &undo);
                         }
                     }
                     (_, None) => {
@@ -155,7 +155,7 @@ impl<'t> Perft<'t> {
                             } else {
                                 pos.count_legal_settling(game, scratch)
                             };
-                            pos.unmake(game, &undo);
+                            pos.unmake_inlined(game, &undo);
                         }
                     }
                 }
