@@ -445,7 +445,7 @@ fn engine_texts_round_trip() {
 fn hash_counts_only_en_passant_that_can_be_taken() {
     let engine = common::engine("examples/orthodox.orbis");
     let orbis_runtime::Engine::Narrow(game) = &engine else { panic!("an 8x8 board is narrow") };
-    let hash = |fen: &str| orbis_runtime::Position::parse(&**game, fen).unwrap().hash;
+    let hash = |fen: &str| orbis_runtime::Position::parse(game, fen).unwrap().hash;
     // No black pawn can take on e3: the same position as without the en-passant cell.
     assert_eq!(hash("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1"), hash("4k3/8/8/8/4P3/8/8/4K3 b - - 0 1"));
     // A black pawn on d4 can: a different position.

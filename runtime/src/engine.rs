@@ -94,22 +94,25 @@ impl PerftOptions {
     }
 }
 
-/// A loaded game at the cell-set width its board needs (each boxed: a game's tables per colored
-/// kind are fixed arrays, `crate::per64::Per64`, and the widest is large).
+/// A loaded game at the cell-set width its board needs. (The widest variant is large, a game's
+/// tables per colored kind being fixed arrays, `crate::per64::Per64`: an engine is built once a
+/// load and passed by reference, and `with_game!` binds its game as the match does, so the
+/// variants hold their games unboxed.)
+#[allow(clippy::large_enum_variant)]
 pub enum Engine {
-    Narrow(Box<Game<u64>>),
+    Narrow(Game<u64>),
     /// More than 64 cells, all those past the 64th transit cells (Boholy's poles): one word,
     /// which never holds them.
-    Standing(Box<Game<Standing64>>),
+    Standing(Game<Standing64>),
     /// 65 to 128 cells: two words (faster than `u128`, whose variable shifts are costly).
-    Medium(Box<Game<Wide<2>>>),
+    Medium(Game<Wide<2>>),
     /// 129 to 192 cells (Webball's 170): three words.
-    Broad(Box<Game<Wide<3>>>),
+    Broad(Game<Wide<3>>),
     /// 193 to 320 cells (the 8x8 cube's 296): five words, so that every set operation costs
     /// five words, not eight.
-    Large(Box<Game<Wide<5>>>),
+    Large(Game<Wide<5>>),
     /// 321 to [`MAX_CELLS`] cells.
-    Huge(Box<Game<Wide<8>>>),
+    Huge(Game<Wide<8>>),
 }
 
 /// Tables the runtime cannot play.
@@ -158,30 +161,12 @@ pub struct SearchReport {
 macro_rules! with_game {
     ($engine:expr, $g:ident => $body:expr) => {
         match $engine {
-            $crate::Engine::Narrow(game) => {
-                let $g = &**game;
-                $body
-            }
-            $crate::Engine::Standing(game) => {
-                let $g = &**game;
-                $body
-            }
-            $crate::Engine::Medium(game) => {
-                let $g = &**game;
-                $body
-            }
-            $crate::Engine::Broad(game) => {
-                let $g = &**game;
-                $body
-            }
-            $crate::Engine::Large(game) => {
-                let $g = &**game;
-                $body
-            }
-            $crate::Engine::Huge(game) => {
-                let $g = &**game;
-                $body
-            }
+            $crate::Engine::Narrow($g) => $body,
+            $crate::Engine::Standing($g) => $body,
+            $crate::Engine::Medium($g) => $body,
+            $crate::Engine::Broad($g) => $body,
+            $crate::Engine::Large($g) => $body,
+            $crate::Engine::Huge($g) => $body,
         }
     };
 }
@@ -191,17 +176,17 @@ impl Engine {
         tables.validate().map_err(|e| LoadError(e.to_string()))?;
         let cells = tables.cells.len();
         Ok(if cells <= 64 {
-            Engine::Narrow(Box::new(Game::new(tables)))
+            Engine::Narrow(Game::new(tables))
         } else if Self::standing(&tables) {
-            Engine::Standing(Box::new(Game::new(tables)))
+            Engine::Standing(Game::new(tables))
         } else if cells <= 128 {
-            Engine::Medium(Box::new(Game::new(tables)))
+            Engine::Medium(Game::new(tables))
         } else if cells <= 192 {
-            Engine::Broad(Box::new(Game::new(tables)))
+            Engine::Broad(Game::new(tables))
         } else if cells <= 320 {
-            Engine::Large(Box::new(Game::new(tables)))
+            Engine::Large(Game::new(tables))
         } else if cells <= MAX_CELLS {
-            Engine::Huge(Box::new(Game::new(tables)))
+            Engine::Huge(Game::new(tables))
         } else {
             return Err(LoadError(format!("the board has {cells} cells; this build supports up to {MAX_CELLS}")));
         })
