@@ -224,7 +224,7 @@ impl<B: CellSet> Position<B> {
         // 0.6.)
         let mut held = (B::default(), 0);
         if KEEP {
-            if let Some((k, mv)) = counts.filter(|_| stops.is_none() && (HOPS || watched.is_empty())) {
+            if let Some((k, mv)) = counts.filter(|(k, _)| stops.is_none() && (watched.is_empty() || HOPS && k.marked(watched))) {
                 let apart = if HOPS && !watched.is_empty() { one_by_one.or(k.looking_at(watched)) } else { one_by_one };
                 held = k.hide(self, mv, apart);
             }

@@ -457,6 +457,10 @@ pub struct Game<B> {
     /// start, so that an attack test with none of those pieces there answers at once (empty
     /// without such rules).
     pub hop_attacks: Vec<crate::hops::HopAttacks<B>>,
+    /// Per cell and side (`cell * sides + side`): every cell a royal piece of the side there
+    /// may watch for hops, whatever the board holds ([`crate::hops::hop_watch`]; empty
+    /// without hop rules).
+    pub hop_watch: Vec<B>,
     /// `hop_attacks` turned round, per cell and side (`cell * sides + side`): the targets whose
     /// ways start there, so that the targets a side's few hopping pieces could reach are found
     /// from the pieces rather than target by target.

@@ -667,6 +667,7 @@ impl<B: CellSet> Game<B> {
         let (hop_memo, hop_memo_cells) = crate::hops::hop_memo_kinds(&hoppers, cells, kinds);
         let hop_disjoint = crate::hops::hop_disjoint_cells(&hoppers, cells);
         let homing = piece_moves.iter().any(|m| m.homing && m.plain_slides);
+        let hop_watch = crate::hops::hop_watch(&hoppers, &hop_cks, &opponents, cells);
         let hop_attacks: Vec<crate::hops::HopAttacks<B>> = if hopping { crate::hops::hop_attacks(&hoppers, &hop_cks, &no_check, cells) } else { Vec::new() };
         let mut hop_targets = vec![B::default(); if hopping { cells * sides } else { 0 }];
         for (i, a) in hop_attacks.iter().enumerate() {
@@ -772,6 +773,7 @@ impl<B: CellSet> Game<B> {
             hop_disjoint: hop_disjoint.into_iter().collect(),
             hop_cks,
             hop_attacks,
+            hop_watch,
             hop_targets,
             winders: winders.into_iter().collect(),
             winding,

@@ -144,6 +144,34 @@ struct HopWay<B> {
     between: B,
 }
 
+/// Per cell and side (`cell * sides + side`): every cell of the hop zone ([`Position::hop_zone`])
+/// of a royal piece of the side on the cell, whatever the board holds: the start cells and the
+/// cells passed of every capturing rule's way there of the opponents' kinds (`hop_cks`). Empty
+/// without hop rules.
+pub fn hop_watch<B: CellSet>(rules: &[Vec<HopRule<B>>], hop_cks: &[Vec<u8>], opponents: &[Vec<usize>], cells: usize) -> Vec<B> {
+    let sides = opponents.len();
+    if rules.iter().all(|r| r.is_empty()) {
+        return Vec::new();
+    }
+    (0..cells * sides)
+        .map(|i| {
+            let (target, side) = (i / sides, i % sides);
+            let mut zone = B::default();
+            for &s in &opponents[side] {
+                for &ck in &hop_cks[s] {
+                    for r in rules[ck as usize].iter().filter(|r| r.flags & hop::CAPTURE != 0) {
+                        for &(from, between, _) in r.reverse.get(target).into_iter().flatten() {
+                            zone = zone.or(between);
+                            zone.insert(from as usize);
+                        }
+                    }
+                }
+            }
+            zone
+        })
+        .collect()
+}
+
 /// Per target cell and side (`target * sides + side`) the [`HopAttacks`] of `rules`, with
 /// per side the colored kinds that have any (`hop_cks`), leaving out the kinds that may not
 /// check.

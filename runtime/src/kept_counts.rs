@@ -121,21 +121,35 @@ impl<B: CellSet> KeptCounts<B> {
     }
 
     /// The cells whose pieces looking at them [`KeptCounts::keep`] must mark, for the children
-    /// after `moves` (the moves of `pos`): those the moves start from or go to, the only cells
-    /// [`KeptCounts::hide`] reads (marking only these: the soccer ball -3.1, Crowned Chess -2.4,
-    /// Shatranj -1.3, orthodox -0.8 instructions a leaf); every cell with hops or winding rules,
-    /// whose watched cells may be any ([`KeptCounts::looking_at`]). The side's pieces stand for
-    /// the cells moves start from; the moves' kinds are not looked at (leaving out the
-    /// destinations of drops and castling cost more than it saved, Minishogi too).
-    pub(crate) fn touched(game: &Game<B>, pos: &Position<B>, moves: &[Move]) -> B {
-        if game.hopping || game.winding {
-            return game.all_cells;
-        }
+    /// after `moves` (the moves of `pos`) where `side` is to move: those the moves start from
+    /// or go to, the cells [`KeptCounts::hide`] reads (marking only these: the soccer ball -3.1,
+    /// Crowned Chess -2.4, Shatranj -1.3, orthodox -0.8 instructions a leaf; with winding rules
+    /// too, Webball -3.5). With hops also every cell the side's royal pieces may watch
+    /// (`Game::hop_watch`), which a child asks of ([`KeptCounts::looking_at`]). (Marking the
+    /// hop zone kept for the children instead, and keeping no count in a child that watches a
+    /// cell left unmarked: Janggi -0.9, but Xiangqi +3.1, Grasshopper chess +2.5, the 5x5 cube
+    /// with hoppers +6.4.) The side to move's pieces stand for the cells moves start from; the
+    /// moves' kinds are not looked at (leaving out the destinations of drops and castling cost
+    /// more than it saved, Minishogi too).
+    pub(crate) fn touched(game: &Game<B>, pos: &Position<B>, moves: &[Move], side: usize) -> B {
         let mut cells = pos.by_side[pos.to_move];
+        if game.hopping {
+            for r in pos.royals(game, side).iter() {
+                cells = cells.or(game.hop_watch[r * game.sides + side]);
+            }
+        }
         for mv in moves {
             cells.insert(mv.to as usize);
         }
         cells
+    }
+
+    /// Whether every cell of `cells` was marked ([`KeptCounts::touched`]), so that
+    /// [`KeptCounts::looking_at`] may be asked of them (with winding rules and a facing rule, a
+    /// child may watch cells no move touched: it keeps no count).
+    #[inline(always)]
+    pub(crate) fn marked(&self, cells: B) -> bool {
+        cells.and_not(self.touched).is_empty()
     }
 
     /// Counts the moves of `side`'s keepable pieces in `pos` as `side` will count them in each

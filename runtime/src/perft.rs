@@ -101,7 +101,7 @@ impl<'t> Perft<'t> {
                 let hops = game.hopping && pos.keep_hops_for_children(game, next);
                 // The next side's pieces counted once for all the children (`crate::kept_counts`),
                 // their dependence on the cells these moves touch.
-                counts.keep(game, pos, next, KeptCounts::touched(game, pos, &moves));
+                counts.keep(game, pos, next, KeptCounts::touched(game, pos, &moves, next));
                 let counts = &*counts;
                 match (facing_read.map(|(_, read)| read), kept) {
                     (read, kept) if read.is_some() || hops => {
