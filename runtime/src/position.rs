@@ -121,7 +121,7 @@ pub struct Position<B: CellSet> {
     pub hidden_royal: B,
     /// The side to move's pieces whose moves perft's last ply counted already
     /// (`crate::kept_counts`), which the count of the pieces passes; empty but in that count.
-    pub(crate) kept_aside: B,
+    pub kept_aside: B,
     /// Per colored kind: how many are in the hand.
     pub hand: Per64<u8>,
     /// Per side: the checks it has given (`check-limit`; zeros without it).
