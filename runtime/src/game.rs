@@ -393,8 +393,6 @@ pub struct Game<B> {
     pub resets_clock: Per64<bool>,
     /// Cells pieces cross but never stop on (those a set can hold: see [`Game::is_transit`]).
     pub transit: B,
-    /// Every cell a set can hold.
-    pub all_cells: B,
     /// Per castling rule (all sides' in order): the king's and the rook's start.
     pub castle_cells: Vec<(usize, usize)>,
     /// Every cell of `castle_cells`: castling rights change only when one of these is moved

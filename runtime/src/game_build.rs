@@ -476,7 +476,7 @@ impl<B: CellSet> Game<B> {
                     .collect(),
             );
         }
-        let castle_kings: Vec<B> = castles.iter().map(|cs: &Vec<Castle<B>>| B::from_cells(cs.iter().map(|c| c.king_from as usize))).collect();
+        let castle_kings: Per64<B> = castles.iter().map(|cs: &Vec<Castle<B>>| B::from_cells(cs.iter().map(|c| c.king_from as usize))).collect();
         for (i, m) in piece_moves.iter_mut().enumerate() {
             m.may_promote = promotion[i / cells].as_ref().is_some_and(|p: &Promotion<B>| {
                 p.from.has(i % cells) || tables.rays_at(i).iter().any(|r| set_of(r.cells).intersects(p.zone))
@@ -499,7 +499,7 @@ impl<B: CellSet> Game<B> {
             }
         }
         let royal: Vec<bool> = (0..sides * kinds).map(|ck| tables.kinds[ck % kinds].royal).collect();
-        let crowning_cks: Vec<_> = (0..sides)
+        let crowning_cks: Per64<_> = (0..sides)
             .map(|s| (s * kinds..(s + 1) * kinds).filter(|&ck| !tables.kinds[ck % kinds].crowns.is_empty()).map(|ck| ck as u8).collect())
             .collect();
         let line_reach: Vec<B> = (0..cells)
@@ -617,7 +617,7 @@ impl<B: CellSet> Game<B> {
                 }
             }
         }
-        let side_cks: Vec<u64> = (0..sides).map(|s| (((1u128 << kinds) - 1) as u64) << (s * kinds)).collect();
+        let side_cks: Per64<u64> = (0..sides).map(|s| (((1u128 << kinds) - 1) as u64) << (s * kinds)).collect();
         let mut team_names: Vec<&str> = Vec::new();
         let team: Vec<usize> = tables
             .sides
@@ -653,7 +653,7 @@ impl<B: CellSet> Game<B> {
             }
         }
         let winding = !tables.winders.is_empty();
-        let wind_threats: Vec<_> = opponents
+        let wind_threats: Per64<_> = opponents
             .iter()
             .map(|os| {
                 os.iter()
@@ -746,7 +746,7 @@ impl<B: CellSet> Game<B> {
             sides == 2 && !stacks && r.flags & (QUIET | CAPTURE) == CAPTURE && (0..kinds).all(|k| r.takes >> k & 1 == 0 || royal[k])
         };
         let walked: Per64<bool> = (0..sides * kinds).map(|ck| !winders[ck].is_empty() || hoppers[ck].iter().any(|r| !only_attacks(r))).collect();
-        let any_order: Vec<_> = (0..sides)
+        let any_order: Per64<_> = (0..sides)
             .map(|s| {
                 let side = &tables.sides[s];
                 let count = |k: usize| side.setup.iter().chain(&side.atop).filter(|&&(_, kind)| kind as usize == k).count();
@@ -779,7 +779,7 @@ impl<B: CellSet> Game<B> {
             winding,
             homing,
             wind_cks: wind_cks.into_iter().collect(),
-            wind_threats: wind_threats.into_iter().collect(),
+            wind_threats,
             stacks,
             hands,
             no_check: no_check.into_iter().collect(),
@@ -793,11 +793,10 @@ impl<B: CellSet> Game<B> {
             castle_cells,
             ep_capturers,
             transit,
-            all_cells: B::from_cells(0..cells),
-            side_cks: side_cks.into_iter().collect(),
+            side_cks,
             side_of: std::array::from_fn(|ck| (ck / kinds.max(1)).min(255) as u8),
             kind_of: std::array::from_fn(|ck| (ck % kinds.max(1)) as u8),
-            any_order: any_order.into_iter().collect(),
+            any_order,
             walked,
             cells,
             kinds,
@@ -828,10 +827,10 @@ impl<B: CellSet> Game<B> {
             by_pairs,
             many_ways,
             lines_as_slides: lines_as_slides.into_iter().collect(),
-            crowning_cks: crowning_cks.into_iter().collect(),
+            crowning_cks,
             promotion: promotion.into_iter().collect(),
             castles: castles.into_iter().collect(),
-            castle_kings: castle_kings.into_iter().collect(),
+            castle_kings,
             royal: royal.into_iter().collect(),
             resets_clock,
             reach,
