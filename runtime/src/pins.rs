@@ -285,8 +285,13 @@ impl<B: CellSet> Position<B> {
             pins.add(per_line[i].pinned as usize, per_line[i].read);
         }
         let sliders = self.enemy_line_pieces(game, self.to_move);
+        // A piece not ours that attacks along no line, landing on a line whose walk read its
+        // cell and left from none: it is the line's first piece, or the one behind ours; either
+        // way the line neither checks nor pins. (Ours only after a turn that comes round again.)
+        let to = mv.to as usize;
+        let walked = if sliders.has(to) || self.by_side[self.to_move].has(to) { touched } else { r.marks[mv.from as usize] };
         let lines = game.lines_of(k);
-        for i in Bits(touched) {
+        for i in Bits(walked) {
             let line = &lines[i];
             if line.set.intersects(sliders) {
                 let (c, pin) = self.walk_line::<false>(game, line, self.to_move, sliders, &mut B::default());
@@ -295,6 +300,13 @@ impl<B: CellSet> Position<B> {
                     pins.add(b, segment);
                 }
             }
+        }
+        #[cfg(debug_assertions)]
+        {
+            let mut walked = Pins::new();
+            let walked_check = self.royal_lines(game, k, &mut walked);
+            debug_assert_eq!((check, pins.pinned), (walked_check, walked.pinned), "kept royal lines not current");
+            debug_assert!(pins.pinned.iter().all(|b| pins.allowed(b) == walked.allowed(b)), "kept pins not current");
         }
         check
     }
