@@ -120,6 +120,8 @@ pub(crate) struct RoyalLines<'m, B> {
     /// lines its move touched in two lookups: the answer may change only with a move from or
     /// to a marked cell.
     marks: &'m [u16],
+    /// The royal piece's lines (`Game::lines_of`), looked up once.
+    royal_lines: &'m [Line<B>],
 }
 
 impl<B: CellSet> RoyalLines<'_, B> {
@@ -201,7 +203,7 @@ impl<B: CellSet> Position<B> {
     /// children of this position where `side` is to move (perft's last ply); `None` (walk in
     /// each child) unless `side` has one royal piece with an enemy line piece on its lines, and
     /// in games with stacks. `marks` is reused for [`RoyalLines`]'s marks by cell.
-    pub(crate) fn royal_lines_for_children<'m>(&self, game: &Game<B>, side: usize, marks: &'m mut Vec<u16>) -> Option<RoyalLines<'m, B>> {
+    pub(crate) fn royal_lines_for_children<'m>(&self, game: &'m Game<B>, side: usize, marks: &'m mut Vec<u16>) -> Option<RoyalLines<'m, B>> {
         // With stacks a move off a cell uncovers the piece beneath, which may be a line piece,
         // and moves on and off lines are most moves: the answer would seldom hold.
         if game.stacks {
@@ -256,7 +258,7 @@ impl<B: CellSet> Position<B> {
         if per_line.is_none() {
             mark(marks, read, u16::MAX);
         }
-        Some(RoyalLines { royal, out: self.out, pins, check, lines: per_line, check_lines, pin_lines, marks })
+        Some(RoyalLines { royal, out: self.out, pins, check, lines: per_line, check_lines, pin_lines, marks, royal_lines: lines })
     }
 
     /// The pins and line check of [`Position::royal_lines`] for the lone royal piece on `k` of
@@ -290,7 +292,7 @@ impl<B: CellSet> Position<B> {
         // way the line neither checks nor pins. (Ours only after a turn that comes round again.)
         let to = mv.to as usize;
         let walked = if sliders.has(to) || self.by_side[self.to_move].has(to) { touched } else { r.marks[mv.from as usize] };
-        let lines = game.lines_of(k);
+        let lines = r.royal_lines;
         for i in Bits(walked) {
             let line = &lines[i];
             if line.set.intersects(sliders) {
