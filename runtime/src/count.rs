@@ -202,7 +202,7 @@ impl<B: CellSet> Position<B> {
             return scratch.len() as u64;
         }
         let mut legality = Legality::new();
-        let l = self.legality(game, &mut legality, kept, facing).then_some(&legality);
+        let l = self.legality::<HOPS>(game, &mut legality, kept, facing).then_some(&legality);
         if game.passing.is_some() && l.is_some_and(|l| l.facing) {
             // Every move must end the facing: each is played (`is_legal`).
             self.legal_moves(game, scratch);
