@@ -269,8 +269,8 @@ impl<B: CellSet> Position<B> {
     /// after a move onto it, which touched every line, and each is walked for the side to move.)
     /// `CALL`: the lines touched are walked in a call rather than inline (in the count of the
     /// games with hops or a facing rule, where it made the code around it cheaper: Grasshopper
-    /// chess -0.8 instructions a leaf, Janggi -0.4; called in every count, Webball gained 0.8 and the
-    /// globes lost 0.8).
+    /// chess -0.8 instructions a leaf, Janggi -0.4; called in every count, Webball gained 0.8
+    /// and the globes lost 0.8).
     #[inline(always)]
     pub(crate) fn royal_lines_kept<const CALL: bool>(&self, game: &Game<B>, k: usize, pins: &mut Pins<B>, kept: Option<(&RoyalLines<'_, B>, Move)>) -> bool {
         let Some((r, mv)) = kept.filter(|(r, _)| r.royal == k && r.out == self.out) else {
