@@ -328,7 +328,8 @@ impl<B: CellSet> Position<B> {
             let mut walked = Pins::new();
             let walked_check = self.royal_lines(game, k, &mut walked);
             debug_assert_eq!((check, pins.pinned), (walked_check, walked.pinned), "kept royal lines not current");
-            debug_assert!(pins.pinned.iter().all(|b| pins.allowed(b) == walked.allowed(b)), "kept pins not current");
+            // (Past `MAX_PINS` pins, which ones have their cells listed depends on the order.)
+            debug_assert!(pins.pinned.iter().all(|b| pins.allowed(b).zip(walked.allowed(b)).is_none_or(|(a, w)| a == w)), "kept pins not current");
         }
         check
     }
