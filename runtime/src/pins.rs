@@ -325,11 +325,11 @@ impl<B: CellSet> Position<B> {
         }
         #[cfg(debug_assertions)]
         {
-            let mut walked = Pins::new();
-            let walked_check = self.royal_lines(game, k, &mut walked);
-            debug_assert_eq!((check, pins.pinned), (walked_check, walked.pinned), "kept royal lines not current");
+            let mut fresh = Pins::new();
+            let fresh_check = self.royal_lines(game, k, &mut fresh);
+            debug_assert_eq!((check, pins.pinned), (fresh_check, fresh.pinned), "kept royal lines not current");
             // (Past `MAX_PINS` pins, which ones have their cells listed depends on the order.)
-            debug_assert!(pins.pinned.iter().all(|b| pins.allowed(b).zip(walked.allowed(b)).is_none_or(|(a, w)| a == w)), "kept pins not current");
+            debug_assert!(pins.pinned.iter().all(|b| pins.allowed(b).zip(fresh.allowed(b)).is_none_or(|(a, f)| a == f)), "kept pins not current");
         }
         check
     }
