@@ -109,25 +109,37 @@ impl<B: CellSet> HopRule<B> {
 }
 
 /// The ways by which the pieces of one side could capture on one cell by a hop rule: every
-/// capturing rule of its kinds that may check (`HopRule::reverse`), start by start, in one
-/// list for all kinds, so that an attack test looks up each piece's ways once
+/// capturing rule of its kinds that may check (`HopRule::reverse`), start by start and, for
+/// each, kind by kind, so that an attack test looks up the ways of each piece's kind at once
 /// ([`Position::hopped_by`]).
 #[derive(Clone, Debug, Default)]
 pub struct HopAttacks<B> {
     /// The cells where a way starts (most targets have none of the side's pieces there).
     pub starts: B,
-    /// Per start cell in `starts` in order: where its ways begin in `ways`, and after the
-    /// last, their number.
+    /// The side's kinds with hop rules (`Game::hop_cks`), each a slot (`Position::hop_slot`).
+    slots: usize,
+    /// Per start cell in `starts` in order, and per slot: where its ways begin in `ways`, and
+    /// after the last, their number.
     blocks: Box<[u32]>,
     ways: Box<[HopWay<B>]>,
 }
 
 impl<B: CellSet> HopAttacks<B> {
-    /// The ways that start on `p`, a cell of `starts`.
+    /// The ways that start on `p`, a cell of `starts`, of the kind in `slot`: the hop zone's
+    /// walk and the live ways take only the piece's own kind's ways (rather than testing each
+    /// way's kind: the hop cube -0.1 instructions a leaf; in the attack test, which every
+    /// game's check test compiles, it saved nothing, [`HopAttacks::ways_from`]).
     #[inline(always)]
-    fn ways_of(&self, p: usize) -> &[HopWay<B>] {
-        let k = self.starts.rank(p);
+    fn ways_of(&self, p: usize, slot: usize) -> &[HopWay<B>] {
+        let k = self.starts.rank(p) * self.slots + slot;
         &self.ways[self.blocks[k] as usize..self.blocks[k + 1] as usize]
+    }
+
+    /// The ways that start on `p`, a cell of `starts`, of every kind.
+    #[inline(always)]
+    fn ways_from(&self, p: usize) -> &[HopWay<B>] {
+        let k = self.starts.rank(p) * self.slots;
+        &self.ways[self.blocks[k] as usize..self.blocks[k + self.slots] as usize]
     }
 }
 
@@ -179,20 +191,30 @@ pub fn hop_attacks<B: CellSet>(rules: &[Vec<HopRule<B>>], hop_cks: &[Vec<u8>], n
     let mut all = Vec::with_capacity(cells * hop_cks.len());
     for t in 0..cells {
         for cks in hop_cks {
-            let mut ways: Vec<(u16, HopWay<B>)> = Vec::new();
-            for &ck in cks.iter().filter(|&&ck| !no_check[ck as usize]) {
+            // Each way with its start and its kind's slot (`Position::hop_slot`).
+            let mut ways: Vec<(u16, usize, HopWay<B>)> = Vec::new();
+            for (slot, &ck) in cks.iter().enumerate().filter(|&(_, &ck)| !no_check[ck as usize]) {
                 for r in rules[ck as usize].iter().filter(|r| r.flags & hop::CAPTURE != 0) {
                     for &(from, between, before) in &r.reverse[t] {
-                        ways.push((from, HopWay { ck, flags: r.flags, before, over: r.over, takes: r.takes, between }));
+                        ways.push((from, slot, HopWay { ck, flags: r.flags, before, over: r.over, takes: r.takes, between }));
                     }
                 }
             }
-            // (Stable: each start's ways keep the order of the kinds and rules.)
-            ways.sort_by_key(|w| w.0);
-            let mut blocks: Vec<u32> = (0..ways.len()).filter(|&i| i == 0 || ways[i - 1].0 != ways[i].0).map(|i| i as u32).collect();
-            blocks.push(ways.len() as u32);
+            // (Stable: each start's ways of one kind keep the order of its rules.)
+            ways.sort_by_key(|w| (w.0, w.1));
             let starts = B::from_cells(ways.iter().map(|w| w.0 as usize));
-            all.push(HopAttacks { starts, blocks: blocks.into(), ways: ways.into_iter().map(|w| w.1).collect() });
+            let mut blocks = Vec::with_capacity(starts.count() as usize * cks.len() + 1);
+            let mut i = 0;
+            for p in starts.iter() {
+                for slot in 0..cks.len() {
+                    blocks.push(i as u32);
+                    while ways.get(i).is_some_and(|w| w.0 as usize == p && w.1 == slot) {
+                        i += 1;
+                    }
+                }
+            }
+            blocks.push(ways.len() as u32);
+            all.push(HopAttacks { starts, slots: cks.len(), blocks: blocks.into(), ways: ways.into_iter().map(|w| w.2).collect() });
         }
     }
     all
@@ -690,12 +712,25 @@ impl<B: CellSet> Position<B> {
     /// `side` could make or unmake a capture on `target` by an enemy piece that stands where it
     /// is, by a rule walked along its lines ([`Position::way_zone`], way by way). A move of
     /// `side` that leaves from none of them and lands on none neither makes nor unmakes such a
-    /// capture (the enemy pieces stay where they are).
+    /// capture (the enemy pieces stay where they are). Walked from the ways of
+    /// [`HopAttacks`], so of the kinds that may check: a royal piece's zone. (The zone kept for
+    /// the children, `hop_zone_read`, holds the others' too: more cells watched, none missed.)
     pub fn hop_zone(&self, game: &Game<B>, target: usize, side: usize) -> B {
         if let Some(k) = self.known_hops(target).filter(|k| k.side == side) {
             return k.zone;
         }
-        self.hop_zone_read::<false>(game, target, side).0
+        // (From the pieces, each one's ways at once, rather than rule by rule as
+        // `hop_zone_read` walks: the hop cube -0.2 instructions a leaf.)
+        let mut zone = B::default();
+        for &s in &game.opponents[side] {
+            let a = &game.hop_attacks[target * game.sides + s];
+            for p in self.hop_pieces(game, s).and(a.starts).iter() {
+                for w in a.ways_of(p, Self::hop_slot(game, s, self.board[p] - 1)) {
+                    zone = zone.or(self.way_zone(w.flags, p, w.between, w.before as usize));
+                }
+            }
+        }
+        zone
     }
 
     /// [`Position::hop_zone`] walked, and with `READ` the cells it depends on: each way's start
@@ -856,8 +891,10 @@ impl<B: CellSet> Position<B> {
         for &s in game.opponents[side].iter().filter(|&&s| !self.is_out(s)) {
             let a = &game.hop_attacks[royal * game.sides + s];
             for p in self.hop_pieces(game, s).and(a.starts).iter() {
-                let ck = self.board[p] - 1;
-                for w in a.ways_of(p).iter().filter(|w| w.ck == ck && w.takes >> victim & 1 != 0) {
+                let slot = Self::hop_slot(game, s, self.board[p] - 1);
+                // (A move changes the pieces on a way's cells by at most one: with three or
+                // more, at least two stay, and no rule hops over two.)
+                for w in a.ways_of(p, slot).iter().filter(|w| w.takes >> victim & 1 != 0 && at_most(self.occupied.and(w.between), 2)) {
                     live.ways.push((p as u16, *w));
                 }
             }
@@ -866,6 +903,13 @@ impl<B: CellSet> Position<B> {
         live.royal = royal;
         live.side = side;
         self.hop_memo.live = live;
+    }
+
+    /// The slot of the colored kind `ck` of `side` in its [`HopAttacks`]: its place in
+    /// `Game::hop_cks` (a side has few kinds with hop rules).
+    #[inline(always)]
+    fn hop_slot(game: &Game<B>, side: usize, ck: u8) -> usize {
+        game.hop_cks[side].iter().position(|&c| c == ck).unwrap_or(0)
     }
 
     /// The pieces of `side` with hop rules.
@@ -894,7 +938,7 @@ impl<B: CellSet> Position<B> {
         let victim = (code_at(target) != 0).then(|| Self::kind_of_code(game, code_at(target)));
         for p in pieces.iter() {
             let ck = self.board[p] - 1;
-            for w in a.ways_of(p) {
+            for w in a.ways_from(p) {
                 if w.ck != ck || victim.is_some_and(|v| w.takes >> v & 1 == 0) {
                     continue;
                 }
