@@ -314,10 +314,14 @@ pub fn hop_disjoint_cells<B: CellSet>(rules: &[Vec<HopRule<B>>], cells: usize) -
 /// `Game::hop_memo`. Not part of the position: it compares equal to any other.
 pub struct HopMemo<B> {
     entries: Vec<Cell<Kept<B>>>,
-    /// Perft's last ply: the parent's [`HopKept`], and in a child where it holds, the occupied
-    /// cells it holds for ([`Position::know_hops`]).
+    /// Perft's last ply: the parent's [`HopKept`], and whether it holds in the child being
+    /// counted ([`Position::know_hops`]). (A flag, where it was the child's occupied cells,
+    /// compared at each look: the hop cube -0.45 instructions a leaf, Janggi -0.7.)
     kept: Option<HopKept<B>>,
-    known: Option<B>,
+    known: bool,
+    /// The occupied cells where `known` was set (checked in debug builds).
+    #[cfg(debug_assertions)]
+    known_occupied: B,
     /// Perft's last ply: the lone royal piece's destinations whose attacks along lines the
     /// parent found (`crate::kept_destinations`). Kept here, with the other answers a child
     /// takes from its parent: as a field of its own the position's layout changed, and the
@@ -362,7 +366,9 @@ impl<B: CellSet> HopMemo<B> {
         HopMemo {
             entries: (0..game.hop_memo_cells).map(|i| Cell::new(Kept { read: B::single(i % game.cells), occupied: none, apart: none, quiet: none, capture: none })).collect(),
             kept: None,
-            known: None,
+            known: false,
+            #[cfg(debug_assertions)]
+            known_occupied: none,
             destinations: Default::default(),
             live: LiveWays::default(),
         }
@@ -371,7 +377,15 @@ impl<B: CellSet> HopMemo<B> {
 
 impl<B: CellSet> Clone for HopMemo<B> {
     fn clone(&self) -> HopMemo<B> {
-        HopMemo { entries: self.entries.clone(), kept: self.kept, known: self.known, destinations: self.destinations, live: self.live.clone() }
+        HopMemo {
+            entries: self.entries.clone(),
+            kept: self.kept,
+            known: self.known,
+            #[cfg(debug_assertions)]
+            known_occupied: self.known_occupied,
+            destinations: self.destinations,
+            live: self.live.clone(),
+        }
     }
 }
 
@@ -683,20 +697,24 @@ impl<B: CellSet> Position<B> {
         // (Whether this is the side and the sides out the answers were kept for, `known_hops`
         // asks.)
         let holds = plain && !kept.read.has(from) && !kept.read.has(to) && (!kept.starts.has(to) || game.hoppers[self.board[to] as usize - 1].is_empty());
-        self.hop_memo.known = holds.then_some(self.occupied);
+        self.hop_memo.known = holds;
+        #[cfg(debug_assertions)]
+        {
+            self.hop_memo.known_occupied = self.occupied;
+        }
     }
 
     /// Ends [`Position::know_hops`] (before the move is unmade).
     #[inline(always)]
     pub(crate) fn forget_hops(&mut self) {
-        self.hop_memo.known = None;
+        self.hop_memo.known = false;
     }
 
     /// Ends [`Position::keep_hops_for_children`].
     #[inline(always)]
     pub(crate) fn drop_kept_hops(&mut self) {
         self.hop_memo.kept = None;
-        self.hop_memo.known = None;
+        self.hop_memo.known = false;
     }
 
     /// What [`Position::know_hops`] made known, if it was for this position (the same side to
@@ -705,7 +723,12 @@ impl<B: CellSet> Position<B> {
     fn known_hops(&self, target: usize) -> Option<&HopKept<B>> {
         let m = &self.hop_memo;
         let k = m.kept.as_ref()?;
-        (m.known == Some(self.occupied) && k.royal == target && k.side == self.to_move && k.out == self.out).then_some(k)
+        // (A position reached from the child by moves made in its count has another side to
+        // move, or other sides out: the cells need not be compared.)
+        let hit = m.known && k.royal == target && k.side == self.to_move && k.out == self.out;
+        #[cfg(debug_assertions)]
+        debug_assert!(!hit || m.known_occupied == self.occupied, "hops known for another position");
+        hit.then_some(k)
     }
 
     /// The hop zone of `target` against the opponents of `side`: the cells where one move of
