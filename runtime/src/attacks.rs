@@ -21,6 +21,19 @@ impl<B: CellSet> Position<B> {
     /// or hopping.
     #[inline]
     pub fn attacked_directly(&self, game: &Game<B>, target: usize, side: usize) -> bool {
+        if self.attacked_by_leaps(game, target, side) {
+            return true;
+        }
+        if game.winding && self.wound_by(game, target, side) {
+            return true;
+        }
+        game.hopping && self.hopped_by_or_known(game, target, side)
+    }
+
+    /// Whether a piece of `side` attacks `target` by a leap (neither along a line, nor winding,
+    /// nor hopping).
+    #[inline(always)]
+    fn attacked_by_leaps(&self, game: &Game<B>, target: usize, side: usize) -> bool {
         let di = target * game.sides + side;
         let near = self.by_side[side].and(game.direct_reach[di]);
         if game.direct_by_piece {
@@ -37,10 +50,16 @@ impl<B: CellSet> Position<B> {
                 }
             }
         }
-        if game.winding && self.wound_by(game, target, side) {
-            return true;
-        }
-        game.hopping && self.hopped_by_or_known(game, target, side)
+        false
+    }
+
+    /// [`Position::attacked_by_enemy`] in a two-sided game with hop rules and no winding
+    /// rules, the hops tested last: most cells a royal piece may go to that are attacked are
+    /// attacked by a leap or along a line, which cost less to find.
+    #[inline(never)]
+    pub(crate) fn attacked_hops_last(&self, game: &Game<B>, target: usize, side: usize) -> bool {
+        let s = 1 - side;
+        self.attacked_by_leaps(game, target, s) || self.attacked_along_lines(game, target, s) || self.hopped_by_or_known(game, target, s)
     }
 
     /// Whether a line attacker of `side` attacks `target`.

@@ -451,7 +451,7 @@ impl<B: CellSet> Position<B> {
         if game.hopping {
             self.board[to] = code;
         }
-        let safe = !self.attacked_by_enemy(game, to, us);
+        let safe = if game.hopping && !game.winding && game.sides == 2 { !self.attacked_hops_last(game, to, us) } else { !self.attacked_by_enemy(game, to, us) };
         self.board[to] = there;
         self.occupied.insert(from);
         self.board[from] = code;
