@@ -890,17 +890,34 @@ impl<B: CellSet> Position<B> {
     /// for every opponent still in the game, from the ways found once for the position
     /// ([`LiveWays`]; perft judges a few such moves in each position where cells are watched).
     pub(crate) fn hopped_after(&mut self, game: &Game<B>, royal: usize, side: usize, from: usize, to: usize) -> bool {
+        self.find_live_ways_once(game, royal, side);
+        self.live_ways_hit(game, from, to)
+    }
+
+    /// Finds the [`LiveWays`] of `side`'s royal piece on `royal` unless they are found.
+    #[inline(always)]
+    pub(crate) fn find_live_ways_once(&mut self, game: &Game<B>, royal: usize, side: usize) {
         let live = &self.hop_memo.live;
         if !(live.found && live.royal == royal && live.side == side) {
             self.find_live_ways(game, royal, side);
         }
+    }
+
+    /// [`Position::hopped_after`], its [`LiveWays`] found.
+    #[inline(always)]
+    pub(crate) fn live_ways_hit(&self, game: &Game<B>, from: usize, to: usize) -> bool {
         let mut occupied = self.occupied;
         occupied.remove(from);
         occupied.insert(to);
         let mover = self.board[from];
         let code_at = |c: usize| if c == to { mover } else { self.board[c] };
-        // (A piece taken on `to` hops no more.)
-        self.hop_memo.live.ways.iter().any(|&(from, w)| from as usize != to && Self::way_hits(game, w.flags, w.over, w.before, w.between, occupied, code_at))
+        // (A piece taken on `to` hops no more. A loop, as `any` was left a call of its own.)
+        for &(from, w) in &self.hop_memo.live.ways {
+            if from as usize != to && Self::way_hits(game, w.flags, w.over, w.before, w.between, occupied, code_at) {
+                return true;
+            }
+        }
+        false
     }
 
     /// [`Position::hop_zone`], for legality judging a new position: the [`LiveWays`] found

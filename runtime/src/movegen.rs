@@ -835,6 +835,27 @@ impl<B: CellSet> Position<B> {
         Some(!hopped)
     }
 
+    /// How many of the plain moves of the non-royal piece on `from` (of a kind that does not
+    /// promote) onto the watched cells `onto` are legal, judged as [`Position::legal_past_hops`]
+    /// judges them one by one (`is_legal`); `None` where it would play them.
+    #[inline(never)]
+    pub(crate) fn count_past_hops(&mut self, game: &Game<B>, l: &Legality<B>, from: usize, onto: B) -> Option<u64> {
+        let royal = l.lone_royal?;
+        if l.facing || l.in_check || game.winding || game.stacks || game.tables.rules.royal_path_unattacked || l.royals.has(from) {
+            return None;
+        }
+        let pins = l.pins()?;
+        let onto = if pins.pinned.has(from) { onto.and(pins.allowed(from)?) } else { onto };
+        self.find_live_ways_once(game, royal, self.to_move);
+        let mut n = 0;
+        for to in onto.iter() {
+            let hopped = self.live_ways_hit(game, from, to);
+            debug_assert_eq!(hopped, game.opponents[self.to_move].iter().any(|&s| !self.is_out(s) && self.hopped_by_after(game, royal, s, from, to)), "the live ways answer as walking them would");
+            n += !hopped as u64;
+        }
+        Some(n)
+    }
+
     /// The cells the pinned piece on `from` may go to by a plain move (every pin line it stands
     /// on), when that decides its legality: not for a royal piece, nor for one on a stack (a
     /// stack's top piece is never pinned: its cell stays occupied).
