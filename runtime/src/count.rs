@@ -398,10 +398,11 @@ impl<B: CellSet> Position<B> {
                         }
                         let onto = targets.and(watched);
                         // (In perft's last ply with hops, `HOPS`, counted here as `is_legal` would
-                        // judge them listed, where it need not play them: the hop cube -0.5
-                        // instructions a leaf, Janggi -0.65, Xiangqi -0.4.)
-                        match l.filter(|_| HOPS && promotion.is_none() && !onto.is_empty()).and_then(|l| self.count_past_hops(game, l, from, onto)) {
-                            Some(count) => n += count,
+                        // judge them listed, where it need not play them; with the moves of the
+                        // pieces on watched cells, below: the hop cube -1.4 instructions a leaf,
+                        // Grasshopper chess -3.5, Xiangqi -0.75, Janggi -0.5.)
+                        match l.filter(|_| HOPS && !onto.is_empty()).and_then(|l| self.watched_legal(game, l, from, onto)) {
+                            Some(legal) => n += self.count_by_set(game, ck, from, legal, None, promotion),
                             None => {
                                 for to in onto.iter() {
                                     self.push(game, ck, from, to, MoveKind::Normal, 0, scratch);
@@ -441,8 +442,15 @@ impl<B: CellSet> Position<B> {
                 } else if let Some(count) = self.count_pinned(game, l.filter(|_| pins_decide), ck, from, targets, promotion, scratch, !watching) {
                     n += count;
                 } else {
-                    for to in targets.iter() {
-                        self.push(game, ck, from, to, MoveKind::Normal, 0, scratch);
+                    // (A piece on a watched cell, in the count with hops: its moves judged
+                    // here as those onto one.)
+                    match l.filter(|_| HOPS && watching && !pins_decide && !targets.is_empty()).and_then(|l| self.watched_legal(game, l, from, targets)) {
+                        Some(legal) => n += self.count_by_set(game, ck, from, legal, None, promotion),
+                        None => {
+                            for to in targets.iter() {
+                                self.push(game, ck, from, to, MoveKind::Normal, 0, scratch);
+                            }
+                        }
                     }
                 }
                 if stationary {

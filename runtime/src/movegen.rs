@@ -835,11 +835,11 @@ impl<B: CellSet> Position<B> {
         Some(!hopped)
     }
 
-    /// How many of the plain moves of the non-royal piece on `from` (of a kind that does not
-    /// promote) onto the watched cells `onto` are legal, judged as [`Position::legal_past_hops`]
-    /// judges them one by one (`is_legal`); `None` where it would play them.
+    /// The cells of `onto` (watched cells, or the moves of a piece on one) that the non-royal
+    /// piece on `from` may go to by a plain move, judged as [`Position::legal_past_hops`] judges
+    /// such moves one by one (`is_legal`); `None` where it would play them.
     #[inline(never)]
-    pub(crate) fn count_past_hops(&mut self, game: &Game<B>, l: &Legality<B>, from: usize, onto: B) -> Option<u64> {
+    pub(crate) fn watched_legal(&mut self, game: &Game<B>, l: &Legality<B>, from: usize, onto: B) -> Option<B> {
         let royal = l.lone_royal?;
         if l.facing || l.in_check || game.winding || game.stacks || game.tables.rules.royal_path_unattacked || l.royals.has(from) {
             return None;
@@ -847,13 +847,15 @@ impl<B: CellSet> Position<B> {
         let pins = l.pins()?;
         let onto = if pins.pinned.has(from) { onto.and(pins.allowed(from)?) } else { onto };
         self.find_live_ways_once(game, royal, self.to_move);
-        let mut n = 0;
+        let mut legal = B::default();
         for to in onto.iter() {
             let hopped = self.live_ways_hit(game, from, to);
             debug_assert_eq!(hopped, game.opponents[self.to_move].iter().any(|&s| !self.is_out(s) && self.hopped_by_after(game, royal, s, from, to)), "the live ways answer as walking them would");
-            n += !hopped as u64;
+            if !hopped {
+                legal.insert(to);
+            }
         }
-        Some(n)
+        Some(legal)
     }
 
     /// The cells the pinned piece on `from` may go to by a plain move (every pin line it stands
