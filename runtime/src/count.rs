@@ -267,6 +267,23 @@ impl<B: CellSet> Position<B> {
         n + scratch.len() as u64
     }
 
+    /// In the count with hops, the plain moves of the piece `ck` on `from` to `onto` (watched
+    /// cells, or the moves of a piece on one): those that do not promote judged at once
+    /// ([`Position::watched_legal`]) and counted, the others listed in `scratch` for
+    /// `is_legal`, as are all where `watched_legal` would play them.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn count_watched(&mut self, game: &Game<B>, l: Option<&Legality<B>>, ck: usize, from: usize, onto: B, promotion: Option<&crate::game::Promotion<B>>, scratch: &mut Vec<Move>) -> u64 {
+        let (n, listed) = match l.filter(|_| !onto.is_empty()).and_then(|l| self.watched_legal(game, l, from, onto, promotion)) {
+            Some((legal, promoting)) => (legal.count() as u64, promoting),
+            None => (0, onto),
+        };
+        for to in listed.iter() {
+            self.push(game, ck, from, to, MoveKind::Normal, 0, scratch);
+        }
+        n
+    }
+
     /// The initial steps (`leaps::INITIAL`) of the piece with moves `m`, counted as if it had
     /// not moved (the caller keeps the count only if it has not): each is a move of its own (it
     /// sets en-passant cells) when the cells it passes and lands on are empty (in check, `stops`
@@ -399,14 +416,13 @@ impl<B: CellSet> Position<B> {
                         let onto = targets.and(watched);
                         // (In perft's last ply with hops, `HOPS`, counted here as `is_legal` would
                         // judge them listed, where it need not play them; with the moves of the
-                        // pieces on watched cells, below: the hop cube -1.4 instructions a leaf,
-                        // Grasshopper chess -3.5, Xiangqi -0.75, Janggi -0.5.)
-                        match l.filter(|_| HOPS && !onto.is_empty()).and_then(|l| self.watched_legal(game, l, from, onto)) {
-                            Some(legal) => n += self.count_by_set(game, ck, from, legal, None, promotion),
-                            None => {
-                                for to in onto.iter() {
-                                    self.push(game, ck, from, to, MoveKind::Normal, 0, scratch);
-                                }
+                        // pieces on watched cells, below: the hop cube -1.2 instructions a leaf,
+                        // Grasshopper chess -3.1, Janggi -0.7, Xiangqi -0.6.)
+                        if HOPS {
+                            n += self.count_watched(game, l, ck, from, onto, promotion, scratch);
+                        } else {
+                            for to in onto.iter() {
+                                self.push(game, ck, from, to, MoveKind::Normal, 0, scratch);
                             }
                         }
                         targets = targets.and_not(watched);
@@ -444,12 +460,11 @@ impl<B: CellSet> Position<B> {
                 } else {
                     // (A piece on a watched cell, in the count with hops: its moves judged
                     // here as those onto one.)
-                    match l.filter(|_| HOPS && watching && !pins_decide && !targets.is_empty()).and_then(|l| self.watched_legal(game, l, from, targets)) {
-                        Some(legal) => n += self.count_by_set(game, ck, from, legal, None, promotion),
-                        None => {
-                            for to in targets.iter() {
-                                self.push(game, ck, from, to, MoveKind::Normal, 0, scratch);
-                            }
+                    if HOPS && watching && !pins_decide {
+                        n += self.count_watched(game, l, ck, from, targets, promotion, scratch);
+                    } else {
+                        for to in targets.iter() {
+                            self.push(game, ck, from, to, MoveKind::Normal, 0, scratch);
                         }
                     }
                 }

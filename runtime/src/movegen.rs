@@ -836,15 +836,20 @@ impl<B: CellSet> Position<B> {
     }
 
     /// The cells of `onto` (watched cells, or the moves of a piece on one) that the non-royal
-    /// piece on `from` may go to by a plain move, judged as [`Position::legal_past_hops`] judges
-    /// such moves one by one (`is_legal`); `None` where it would play them.
+    /// piece on `from` may go to by a plain move that does not promote, judged as
+    /// [`Position::legal_past_hops`] judges such moves one by one (`is_legal`), and the cells of
+    /// `onto` where the move promotes (with `promotion`, the piece's): `is_legal` plays those, as
+    /// the promoted piece may be a screen of a kind a hop rule may not jump, where the live ways
+    /// see the piece that moved. `None` where it would play them all.
     #[inline(never)]
-    pub(crate) fn watched_legal(&mut self, game: &Game<B>, l: &Legality<B>, from: usize, onto: B) -> Option<B> {
+    pub(crate) fn watched_legal(&mut self, game: &Game<B>, l: &Legality<B>, from: usize, onto: B, promotion: Option<&crate::game::Promotion<B>>) -> Option<(B, B)> {
         let royal = l.lone_royal?;
         if l.facing || l.in_check || game.winding || game.stacks || game.tables.rules.royal_path_unattacked || l.royals.has(from) {
             return None;
         }
         let pins = l.pins()?;
+        let promoting = promotion.map_or(B::default(), |p| if p.from.has(from) { onto } else { onto.and(p.zone) });
+        let onto = onto.and_not(promoting);
         let onto = if pins.pinned.has(from) { onto.and(pins.allowed(from)?) } else { onto };
         self.find_live_ways_once(game, royal, self.to_move);
         let mut legal = B::default();
@@ -855,7 +860,7 @@ impl<B: CellSet> Position<B> {
                 legal.insert(to);
             }
         }
-        Some(legal)
+        Some((legal, promoting))
     }
 
     /// The cells the pinned piece on `from` may go to by a plain move (every pin line it stands
