@@ -328,7 +328,7 @@ pub struct HopMemo<B> {
     /// 8x8 cubes' count with it (+0.8 instructions a leaf).
     pub(crate) destinations: crate::kept_destinations::KnownDestinations<B>,
     /// The ways the opponents' pieces could hop onto the lone royal piece, found once for the
-    /// watched moves of a position ([`Position::hopped_after`]).
+    /// watched moves of a position ([`Position::live_ways_hit`]).
     live: LiveWays<B>,
 }
 
@@ -885,15 +885,6 @@ impl<B: CellSet> Position<B> {
         self.hopped_by_on(game, target, side, occupied, B::single(to), |c| if c == to { mover } else { self.board[c] })
     }
 
-    /// Whether, after the plain move `from` -> `to` of a non-royal piece of `side`, an opponent
-    /// could capture `side`'s lone royal piece on `royal` by a hop: [`Position::hopped_by_after`]
-    /// for every opponent still in the game, from the ways found once for the position
-    /// ([`LiveWays`]; perft judges a few such moves in each position where cells are watched).
-    pub(crate) fn hopped_after(&mut self, game: &Game<B>, royal: usize, side: usize, from: usize, to: usize) -> bool {
-        self.find_live_ways_once(game, royal, side);
-        self.live_ways_hit(game, from, to)
-    }
-
     /// Finds the [`LiveWays`] of `side`'s royal piece on `royal` unless they are found.
     #[inline(always)]
     pub(crate) fn find_live_ways_once(&mut self, game: &Game<B>, royal: usize, side: usize) {
@@ -903,7 +894,11 @@ impl<B: CellSet> Position<B> {
         }
     }
 
-    /// [`Position::hopped_after`], its [`LiveWays`] found.
+    /// Whether, after the plain move `from` -> `to` of a non-royal piece of the side whose
+    /// [`LiveWays`] are found, an opponent could capture its lone royal piece by a hop
+    /// ([`Position::hopped_by_after`] for every opponent still in the game, from the ways found
+    /// once for the position: perft judges a few such moves in each position where cells are
+    /// watched).
     #[inline(always)]
     pub(crate) fn live_ways_hit(&self, game: &Game<B>, from: usize, to: usize) -> bool {
         let mut occupied = self.occupied;

@@ -798,7 +798,7 @@ impl<B: CellSet> Position<B> {
             // A pinned piece stays legal exactly on its pin lines (and, in check, where it
             // stops the check).
             allowed.has(mv.to as usize) && l.stops.is_none_or(|s| s.has(mv.to as usize))
-        } else if let Some(ok) = if watched { self.legal_past_hops(game, l, mv, us) } else { None } {
+        } else if let Some(ok) = if watched { self.legal_past_hops(game, l, mv) } else { None } {
             ok
         } else {
             self.legal_by_playing(game, mv, us)
@@ -806,33 +806,47 @@ impl<B: CellSet> Position<B> {
     }
 
     /// Whether the watched move `mv` is legal, judged without playing it where that is simple:
-    /// out of check, a plain move of a non-royal piece (or one that sets en-passant cells,
-    /// which changes the board as a plain one does) in a game with hops (no winding rules, no
-    /// stacks) is legal iff it keeps to its pin lines (the lines and direct attacks are as for
-    /// any move) and no royal piece of `us` can be hopped once it is made (tested on the cells
-    /// alone). `None`: play it. (In check too, judged by the check stops where no hop checks:
-    /// 45 moves of the hop cube's 3.2 million leaves, and the other games' counts compiled
-    /// dearer, the grasshopper's +1.0 instructions a leaf.)
-    fn legal_past_hops(&mut self, game: &Game<B>, l: &Legality<B>, mv: Move, us: usize) -> Option<bool> {
+    /// a plain move that does not promote (or one that sets en-passant cells, which changes the
+    /// board as a plain one does), where [`Position::past_hops_judged`] allows. `None`: play it.
+    fn legal_past_hops(&mut self, game: &Game<B>, l: &Legality<B>, mv: Move) -> Option<bool> {
+        if !matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget) || mv.promotion != NO_PROMOTION {
+            return None;
+        }
         let (from, to) = (mv.from as usize, mv.to as usize);
-        if l.in_check || game.winding || game.stacks || !matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget) || mv.promotion != NO_PROMOTION || l.royals.has(from) {
+        let (royal, allowed) = self.past_hops_judged(game, l, from)?;
+        if allowed.is_some_and(|a| !a.has(to)) {
+            return Some(false);
+        }
+        self.find_live_ways_once(game, royal, self.to_move);
+        Some(!self.hopped_checked(game, royal, from, to))
+    }
+
+    /// When the live ways judge the plain moves (not promoting) of the piece on `from`: out of
+    /// check, in a game with hops (no winding rules, no stacks, no facing royal pieces), for a
+    /// non-royal piece, with the pins known and one royal piece (the ways are found for it), such
+    /// a move is legal iff it keeps to the piece's pin lines (the lines and direct attacks are as
+    /// for any move) and no royal piece of the side to move can be hopped once it is made
+    /// (tested on the cells alone, [`Position::live_ways_hit`]). The royal piece's cell and
+    /// where the piece may go for its pins (`None` if it is not pinned); `None`: play the
+    /// moves. (In check too, judged by the check stops where no hop checks: 45 moves of the hop
+    /// cube's 3.2 million leaves, and the other games' counts compiled dearer, the
+    /// grasshopper's +1.0 instructions a leaf.)
+    #[inline(always)]
+    fn past_hops_judged(&self, game: &Game<B>, l: &Legality<B>, from: usize) -> Option<(usize, Option<B>)> {
+        let royal = l.lone_royal?;
+        if l.facing || l.in_check || game.winding || game.stacks || game.tables.rules.royal_path_unattacked || l.royals.has(from) {
             return None;
         }
         let pins = l.pins()?;
-        if pins.pinned.has(from) && !pins.allowed(from)?.has(to) {
-            return Some(false);
-        }
-        let walked = |p: &Self| l.royals.iter().any(|r| game.opponents[us].iter().any(|&s| !p.is_out(s) && p.hopped_by_after(game, r, s, from, to)));
-        let hopped = match l.lone_royal {
-            Some(r) => {
-                let hopped = self.hopped_after(game, r, us, from, to);
-                // (The ways found once answer as walking them would.)
-                debug_assert_eq!(hopped, walked(self));
-                hopped
-            }
-            None => walked(self),
-        };
-        Some(!hopped)
+        Some((royal, if pins.pinned.has(from) { Some(pins.allowed(from)?) } else { None }))
+    }
+
+    /// [`Position::live_ways_hit`], held to a walk of every opponent's rules in debug builds.
+    #[inline(always)]
+    fn hopped_checked(&self, game: &Game<B>, royal: usize, from: usize, to: usize) -> bool {
+        let hopped = self.live_ways_hit(game, from, to);
+        debug_assert_eq!(hopped, game.opponents[self.to_move].iter().any(|&s| !self.is_out(s) && self.hopped_by_after(game, royal, s, from, to)), "the live ways answer as walking them would");
+        hopped
     }
 
     /// The cells of `onto` (watched cells, or the moves of a piece on one) that the non-royal
@@ -843,20 +857,13 @@ impl<B: CellSet> Position<B> {
     /// see the piece that moved. `None` where it would play them all.
     #[inline(never)]
     pub(crate) fn watched_legal(&mut self, game: &Game<B>, l: &Legality<B>, from: usize, onto: B, promotion: Option<&crate::game::Promotion<B>>) -> Option<(B, B)> {
-        let royal = l.lone_royal?;
-        if l.facing || l.in_check || game.winding || game.stacks || game.tables.rules.royal_path_unattacked || l.royals.has(from) {
-            return None;
-        }
-        let pins = l.pins()?;
+        let (royal, allowed) = self.past_hops_judged(game, l, from)?;
         let promoting = promotion.map_or(B::default(), |p| if p.from.has(from) { onto } else { onto.and(p.zone) });
-        let onto = onto.and_not(promoting);
-        let onto = if pins.pinned.has(from) { onto.and(pins.allowed(from)?) } else { onto };
         self.find_live_ways_once(game, royal, self.to_move);
         let mut legal = B::default();
-        for to in onto.iter() {
-            let hopped = self.live_ways_hit(game, from, to);
-            debug_assert_eq!(hopped, game.opponents[self.to_move].iter().any(|&s| !self.is_out(s) && self.hopped_by_after(game, royal, s, from, to)), "the live ways answer as walking them would");
-            if !hopped {
+        let onto = onto.and_not(promoting);
+        for to in allowed.map_or(onto, |a| onto.and(a)).iter() {
+            if !self.hopped_checked(game, royal, from, to) {
                 legal.insert(to);
             }
         }
