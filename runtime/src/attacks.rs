@@ -7,7 +7,7 @@
 
 use crate::bits::CellSet;
 use crate::game::Game;
-use crate::position::Position;
+use crate::position::{Move, MoveKind, Position};
 use crate::tables::NO_CELL;
 
 impl<B: CellSet> Position<B> {
@@ -272,13 +272,18 @@ impl<B: CellSet> Position<B> {
     /// (two sides, perft's last ply: [`Position::hops_known_clear`]). (The loop over
     /// opponents is repeated here rather than called: calling `attacked_directly_by_enemy`
     /// changed the code of two-sided games' counts, Webball +1.7 instructions a leaf.)
+    /// `moved`: the opponent's move that led here, when known ([`Position::checked_by_move`]
+    /// where the game has no hop or winding rules).
     #[inline(always)]
-    pub(crate) fn checked_directly(&self, game: &Game<B>, target: usize, side: usize) -> bool {
+    pub(crate) fn checked_directly(&self, game: &Game<B>, target: usize, side: usize, moved: Option<Move>) -> bool {
         if game.sides == 2 {
             // (Most positions have no enemy piece near, nor a winder, nor a hop check known to
             // be absent: answered without the call.)
             if !((game.winding && self.wind_threatened_call(game, target, side)) || (game.hopping && !self.hops_known_clear(target)) || self.by_side[1 - side].intersects(game.direct_reach[target * 2 + 1 - side])) {
                 return false;
+            }
+            if let Some(mv) = moved.filter(|_| !game.hopping && !game.winding) {
+                return self.checked_by_move(game, target, side, mv);
             }
             return self.attacked_directly(game, target, 1 - side);
         }
@@ -286,6 +291,27 @@ impl<B: CellSet> Position<B> {
             return false;
         }
         game.opponents[side].iter().any(|&s| !self.is_out(s) && self.attacked_directly(game, target, s))
+    }
+
+    /// Whether the royal piece of `side` on `target` is attacked directly, in a two-sided game
+    /// without hop or winding rules, right after the opponent's move `mv`: a direct attack
+    /// does not depend on the board, and the side to move left its royal piece unattacked by its own last move (or a position set up
+    /// so, `Position::check`), so only a piece the move put or uncovered can attack it directly:
+    /// on the move's cells, or the rook's destination in castling. (Asked after the test of the
+    /// cells an enemy piece could attack from, which answers most positions: soccer balls
+    /// have an enemy piece there in most, and the test of every kind cost 6 instructions a
+    /// leaf.)
+    #[inline(always)]
+    pub(crate) fn checked_by_move(&self, game: &Game<B>, target: usize, side: usize, mv: Move) -> bool {
+        let them = 1 - side;
+        let mut cells = B::single(mv.from as usize).or(B::single(mv.to as usize));
+        if mv.kind == MoveKind::Castle {
+            cells.insert(game.castles[them][mv.aux as usize].rook_to as usize);
+        }
+        let mut checked = false;
+        cells.and(self.by_side[them]).each(|c| checked |= game.direct_from[(self.board[c] as usize - 1) * game.cells + c].has(target));
+        debug_assert_eq!(checked, self.attacked_directly(game, target, them), "a direct check comes from the move's cells");
+        checked
     }
 
     /// Whether an opponent of `side` still in the game has a piece where a piece of its could

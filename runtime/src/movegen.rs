@@ -671,11 +671,13 @@ impl<B: CellSet> Position<B> {
     /// fresh [`Legality::new`]); `false` when the side to move has no royal piece (every
     /// pseudo-legal move is legal). The lines out of a lone royal piece are taken from `kept` (the
     /// parent's and the move made there) where they hold ([`Position::royal_lines_kept`]); whether
-    /// royal pieces face each other from `facing` when known; `CALL` as there.
+    /// royal pieces face each other from `facing` when known; `CALL` as there; `moved`, the
+    /// opponent's move that led here in perft's last ply, where it tells the direct checks
+    /// ([`Position::checked_by_move`]).
     /// (Written in place and inlined: it is large, and on wide boards moving it cost a `memcpy`
     /// call per position.)
     #[inline(always)]
-    pub(crate) fn legality<const CALL: bool>(&mut self, game: &Game<B>, l: &mut Legality<B>, kept: Option<(&RoyalLines<'_, B>, Move)>, facing: Option<bool>) -> bool {
+    pub(crate) fn legality<const CALL: bool>(&mut self, game: &Game<B>, l: &mut Legality<B>, kept: Option<(&RoyalLines<'_, B>, Move)>, facing: Option<bool>, moved: Option<Move>) -> bool {
         let us = self.to_move;
         let royals = self.royals(game, us);
         if royals.is_empty() {
@@ -691,7 +693,7 @@ impl<B: CellSet> Position<B> {
         // One walk along the lines of a lone royal piece finds its pins and its checks along
         // lines.
         let in_check = match lone_royal {
-            Some(k) => self.royal_lines_kept::<CALL>(game, k, &mut l.pins, kept) || self.checked_directly(game, k, us),
+            Some(k) => self.royal_lines_kept::<CALL>(game, k, &mut l.pins, kept) || self.checked_directly(game, k, us, moved),
             _ => royals.iter().any(|r| self.attacked_by_enemy(game, r, us)),
         };
         // In check with one royal piece, a plain move of an unpinned piece is legal iff it stops
@@ -959,7 +961,7 @@ impl<B: CellSet> Position<B> {
         // piece is royal.
         self.pseudo_moves(game, out);
         let mut legality = Legality::new();
-        let l = self.legality::<false>(game, &mut legality, None, None).then_some(&legality);
+        let l = self.legality::<false>(game, &mut legality, None, None, None).then_some(&legality);
         if let Some(l) = l {
             if l.facing {
                 self.keep_facing_enders(game, out, start);
