@@ -203,9 +203,11 @@ impl<B: CellSet> Position<B> {
         }
         let mut legality = Legality::new();
         // (The move made in the parent tells the direct checks, `Position::checked_by_move`; not in
-        // the count with hops or winding rules, where it cannot, nor on sets of several words,
-        // where it changed how the count compiled: Webball +1.1 instructions a leaf, Shogi +0.3.)
-        let moved = if HOPS || B::CAPACITY > 64 { None } else { counts.map(|c| c.1).or(kept.map(|k| k.1)) };
+        // the count with hops or winding rules, where it cannot, nor on sets of several words or
+        // with the royal lines kept, where it changed how the count compiled: Webball +1.1
+        // instructions a leaf, Minishogi +0.7, Shogi +0.3. The soccer balls and Crowned Chess,
+        // whose stacks keep no lines, gain most.)
+        let moved = if HOPS || B::CAPACITY > 64 || kept.is_some() { None } else { counts.map(|c| c.1) };
         let l = self.legality::<HOPS>(game, &mut legality, kept, facing, moved).then_some(&legality);
         if game.passing.is_some() && l.is_some_and(|l| l.facing) {
             // Every move must end the facing: each is played (`is_legal`).
