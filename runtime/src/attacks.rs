@@ -295,12 +295,12 @@ impl<B: CellSet> Position<B> {
 
     /// Whether the royal piece of `side` on `target` is attacked directly, in a two-sided game
     /// without hop or winding rules, right after the opponent's move `mv`: a direct attack
-    /// does not depend on the board, and the side to move left its royal piece unattacked by its own last move (or a position set up
-    /// so, `Position::check`), so only a piece the move put or uncovered can attack it directly:
-    /// on the move's cells, or the rook's destination in castling. (Asked after the test of the
-    /// cells an enemy piece could attack from, which answers most positions: soccer balls
-    /// have an enemy piece there in most, and the test of every kind cost 6 instructions a
-    /// leaf.)
+    /// does not depend on the board, and the side to move left its royal piece unattacked by
+    /// its own last move (or a position set up so, `Position::check`), so only a piece the
+    /// move put or uncovered can attack it directly: on the move's cells, or the rook's
+    /// destination in castling. (Asked after the test of the cells an enemy piece could attack
+    /// from, which answers most positions; the soccer balls have an enemy piece there in most,
+    /// and the test of every kind cost them 6 instructions a leaf.)
     #[inline(always)]
     pub(crate) fn checked_by_move(&self, game: &Game<B>, target: usize, side: usize, mv: Move) -> bool {
         let them = 1 - side;
