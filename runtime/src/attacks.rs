@@ -308,8 +308,7 @@ impl<B: CellSet> Position<B> {
         if mv.kind == MoveKind::Castle {
             cells.insert(game.castles[them][mv.aux as usize].rook_to as usize);
         }
-        let mut checked = false;
-        cells.and(self.by_side[them]).each(|c| checked |= game.direct_from[(self.board[c] as usize - 1) * game.cells + c].has(target));
+        let checked = !self.attacked_from_among(game, B::single(target), cells.and(self.by_side[them])).is_empty();
         debug_assert_eq!(checked, self.attacked_directly(game, target, them), "a direct check comes from the move's cells");
         checked
     }
