@@ -953,7 +953,9 @@ impl<B: CellSet> Position<B> {
     /// `Game::hop_cks` (a side has few kinds with hop rules).
     #[inline(always)]
     fn hop_slot(game: &Game<B>, side: usize, ck: u8) -> usize {
-        game.hop_cks[side].iter().position(|&c| c == ck).unwrap_or(0)
+        let slot = game.hop_cks[side].iter().position(|&c| c == ck);
+        debug_assert!(slot.is_some(), "a piece of `hop_pieces` has a kind of `Game::hop_cks`");
+        slot.unwrap_or(0)
     }
 
     /// The pieces of `side` with hop rules.
