@@ -7,7 +7,7 @@
 use crate::bits::CellSet;
 use crate::game::{leaps, Game, HOMING_WIDTH};
 use crate::kept_counts::KeptCounts;
-use crate::movegen::Legality;
+use crate::legality::Legality;
 use crate::pins::RoyalLines;
 use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
 

@@ -19,6 +19,8 @@ pub mod hops;
 pub mod inspect;
 mod line_attacks;
 pub mod movegen;
+mod legality;
+mod royal_safety;
 mod count;
 mod kept_counts;
 mod kept_destinations;
