@@ -15,6 +15,9 @@ pub mod board;
 pub mod pieces;
 pub mod scene;
 pub mod svg;
+mod svg_geom;
+mod svg_layout;
+mod svg_legend;
 pub mod text;
 
 use board::Board;

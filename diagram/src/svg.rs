@@ -3,18 +3,25 @@
 //! Every view places cells through a [`Geom`]: a shape and a centre per cell, and how a step between
 //! two cells is drawn (a straight line, or a break at a seam). Pieces, marks and paths are drawn
 //! the same way on every layout.
+//!
+//! The cell geometry is in `svg_geom.rs`, the legends below a diagram in `svg_legend.rs`, the view
+//! of boards of polygon cells in `svg_layout.rs`.
 
 use crate::board::{Board, Edge};
 use crate::pieces;
-use crate::scene::{Scene, Step};
+use crate::scene::Scene;
+use crate::svg_geom::{grid_geom, place, square, CellGeom, Geom, Kind, Link};
+use crate::svg_legend::{legends, paragraph};
 use std::fmt::Write;
 
+pub use crate::svg_layout::layout_board;
+
 const FONT: &str = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif";
-const LIGHT: &str = "#f0dcb4";
-const DARK: &str = "#b58a63";
-const INK: &str = "#2b2b2b";
+pub(crate) const LIGHT: &str = "#f0dcb4";
+pub(crate) const DARK: &str = "#b58a63";
+pub(crate) const INK: &str = "#2b2b2b";
 const MUTED: &str = "#6b6b6b";
-const CAPTURE: &str = "#d62828";
+pub(crate) const CAPTURE: &str = "#d62828";
 const SEAM_COLOURS: [&str; 8] = ["#2f6fbf", "#c2571a", "#2d8a4e", "#8a3fb3", "#b8860b", "#0f8b8d", "#b03060", "#556b2f"];
 
 pub fn escape(s: &str) -> String {
@@ -22,7 +29,7 @@ pub fn escape(s: &str) -> String {
 }
 
 /// A number with at most two decimals, no trailing zeros.
-fn n(v: f64) -> String {
+pub(crate) fn n(v: f64) -> String {
     let r = (v * 100.0).round() / 100.0;
     let s = format!("{r:.2}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
@@ -30,7 +37,7 @@ fn n(v: f64) -> String {
 }
 
 /// Approximate width of a text in the sans-serif fonts used.
-fn text_width(s: &str, size: f64) -> f64 {
+pub(crate) fn text_width(s: &str, size: f64) -> f64 {
     s.chars().count() as f64 * size * 0.6
 }
 
@@ -63,125 +70,15 @@ fn hsl_hex(h: f64, s: f64, l: f64) -> String {
     format!("#{:02x}{:02x}{:02x}", to(r), to(g), to(b))
 }
 
-/// Where a cell is drawn.
-#[derive(Clone)]
-struct CellGeom {
-    /// Outline path.
-    d: String,
-    cx: f64,
-    cy: f64,
-    /// Size of a piece glyph on it.
-    size: f64,
-}
-
-/// How a step is drawn.
-enum Link {
-    Straight,
-    /// A straight line between these two points instead of the centres (into or out of a ring).
-    Between { from: (f64, f64), to: (f64, f64) },
-    /// Leaves at `exit`, comes back in at `entry`.
-    Break { exit: (f64, f64), entry: (f64, f64) },
-}
-
-enum Kind {
-    /// Squares of side `s`; `flip` maps grid y to rows.
-    Grid { s: f64 },
-    /// Two discs: per cell its disc (0 north, 1 south), and the rim point of its file.
-    Discs { disc: Vec<usize>, rim: Vec<(f64, f64)> },
-    /// A view of a layout: per cell the points its headings leave through (empty when the cell
-    /// is not in the view), whether it is drawn as a ring, and the view's centre.
-    Layout { ports: Vec<Vec<(f64, f64)>>, ring: Vec<bool>, centre: (f64, f64), unit: f64 },
-}
-
-struct Geom {
-    cells: Vec<Option<CellGeom>>,
-    kind: Kind,
-}
-
-impl Geom {
-    fn link(&self, b: &Board, st: &Step) -> Link {
-        match &self.kind {
-            Kind::Grid { s } => {
-                if b.is_plain(st.from, st.heading, st.to) {
-                    return Link::Straight;
-                }
-                let (Some(a), Some(c)) = (&self.cells[st.from], &self.cells[st.to]) else { return Link::Straight };
-                let half = s / 2.0;
-                let exit = match b.vectors[st.heading] {
-                    Some((dx, dy)) => (a.cx + dx.signum() as f64 * half, a.cy - dy.signum() as f64 * half),
-                    None => (a.cx, a.cy),
-                };
-                let entry = match b.vectors[st.arrival] {
-                    Some((dx, dy)) => (c.cx - dx.signum() as f64 * half, c.cy + dy.signum() as f64 * half),
-                    None => (c.cx, c.cy),
-                };
-                Link::Break { exit, entry }
-            }
-            Kind::Discs { disc, rim } => {
-                if disc[st.from] == disc[st.to] {
-                    Link::Straight
-                } else {
-                    Link::Break { exit: rim[st.from], entry: rim[st.to] }
-                }
-            }
-            Kind::Layout { ports, ring, centre, unit } => {
-                let (Some(a), Some(c)) = (&self.cells[st.from], &self.cells[st.to]) else { return Link::Straight };
-                let exit = ports[st.from].get(st.heading).copied();
-                // Where the step comes in: the port of the target that steps back to the start
-                // (of the same kind, side or corner, when there is one).
-                let back: Vec<usize> = (0..ports[st.to].len()).filter(|&g| b.step(st.to, g).map(|s| s.0) == Some(st.from)).collect();
-                let entry_port = back.iter().copied().find(|g| g % 2 == st.heading % 2).or(back.first().copied());
-                let entry = entry_port.and_then(|g| ports[st.to].get(g).copied());
-                let (Some(exit), Some(entry)) = (exit, entry) else { return Link::Straight };
-                // A ring's centre for this step: just inside it from the port.
-                let inside = |p: (f64, f64)| {
-                    let (dx, dy) = (p.0 - centre.0, p.1 - centre.1);
-                    let len = (dx * dx + dy * dy).sqrt().max(1e-9);
-                    (p.0 + dx / len * unit * 0.45, p.1 + dy / len * unit * 0.45)
-                };
-                let from = if ring[st.from] { inside(exit) } else { (a.cx, a.cy) };
-                let to = if ring[st.to] { inside(entry) } else { (c.cx, c.cy) };
-                // Glued in the drawing: the ports meet, or lie a side's length apart (the diagonal
-                // through a vertex of three cells lands beyond the edge between the other two).
-                let dist = |p: (f64, f64), q: (f64, f64)| ((p.0 - q.0).powi(2) + (p.1 - q.1).powi(2)).sqrt();
-                let longest_side = |c: usize| {
-                    let p = &ports[c];
-                    (1..p.len()).step_by(2).map(|i| dist(p[i], p[(i + 2) % p.len()])).fold(0.0, f64::max)
-                };
-                let touching = dist(exit, entry) < 1.1 * longest_side(st.from).max(longest_side(st.to));
-                if !touching {
-                    Link::Break { exit, entry }
-                } else if ring[st.from] || ring[st.to] {
-                    Link::Between { from, to }
-                } else {
-                    Link::Straight
-                }
-            }
-        }
-    }
-
-    /// The point a step from `cell` starts at or ends on: its centre, or inside a ring by the port.
-    fn anchor(&self, cell: usize, port: (f64, f64)) -> (f64, f64) {
-        match &self.kind {
-            Kind::Layout { ring, centre, unit, .. } if ring[cell] => {
-                let (dx, dy) = (port.0 - centre.0, port.1 - centre.1);
-                let len = (dx * dx + dy * dy).sqrt().max(1e-9);
-                (port.0 + dx / len * unit * 0.45, port.1 + dy / len * unit * 0.45)
-            }
-            _ => self.cells[cell].as_ref().map_or(port, |g| (g.cx, g.cy)),
-        }
-    }
-}
-
 /// A growing SVG document.
-struct Doc {
-    defs: String,
-    body: String,
+pub(crate) struct Doc {
+    pub(crate) defs: String,
+    pub(crate) body: String,
 }
 
 impl Doc {
     #[allow(clippy::too_many_arguments)]
-    fn text(&mut self, x: f64, y: f64, size: f64, anchor: &str, fill: &str, extra: &str, content: &str) {
+    pub(crate) fn text(&mut self, x: f64, y: f64, size: f64, anchor: &str, fill: &str, extra: &str, content: &str) {
         let _ = writeln!(
             self.body,
             "<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"{anchor}\" fill=\"{fill}\"{extra}>{}</text>",
@@ -209,7 +106,7 @@ impl Doc {
         );
     }
 
-    fn finish(self, width: f64, height: f64, title: &str) -> String {
+    pub(crate) fn finish(self, width: f64, height: f64, title: &str) -> String {
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -226,44 +123,6 @@ impl Doc {
         out.push_str("</svg>\n");
         out
     }
-}
-
-/// A legend: rows of items (a small drawing and a label), wrapped to the width.
-struct Legend {
-    items: Vec<(String, String)>,
-}
-
-impl Legend {
-    /// Draws the items from (x, y) within `width`; returns the height used.
-    fn draw(&self, doc: &mut Doc, x: f64, y: f64, width: f64) -> f64 {
-        if self.items.is_empty() {
-            return 0.0;
-        }
-        let (row_h, icon, gap, size) = (26.0, 22.0, 18.0, 13.0);
-        let (mut cx, mut cy) = (x, y);
-        for (draw, label) in &self.items {
-            let w = icon + 6.0 + text_width(label, size);
-            if cx > x && cx + w > x + width {
-                cx = x;
-                cy += row_h;
-            }
-            let _ = writeln!(doc.body, "<g transform=\"translate({} {})\">{draw}</g>", n(cx), n(cy));
-            doc.text(cx + icon + 6.0, cy + icon / 2.0 + size * 0.36, size, "start", INK, "", label);
-            cx += w + gap;
-        }
-        cy + row_h - y
-    }
-}
-
-/// A wrapped block of lines of text; returns the height used.
-fn paragraph(doc: &mut Doc, lines: &[(String, String)], x: f64, y: f64) -> f64 {
-    let mut cy = y;
-    for (swatch, line) in lines {
-        let _ = writeln!(doc.body, "<g transform=\"translate({} {})\">{swatch}</g>", n(x), n(cy));
-        doc.text(x + 28.0, cy + 14.0, 13.0, "start", INK, "", line);
-        cy += 22.0;
-    }
-    cy - y
 }
 
 /// Board, setup, position and movement diagrams on the grid.
@@ -378,37 +237,6 @@ pub fn board(b: &Board, scene: &Scene) -> String {
     doc.finish(width, height, &format!("{} — {}", scene.title, scene.subtitle))
 }
 
-fn square(x: f64, y: f64, s: f64) -> CellGeom {
-    CellGeom {
-        d: format!("M{} {}h{}v{}h-{}Z", n(x), n(y), n(s), n(s), n(s)),
-        cx: x + s / 2.0,
-        cy: y + s / 2.0,
-        size: s * 0.88,
-    }
-}
-
-/// Where grid position (x, y) is drawn: its column from the left and row from the top.
-fn place(b: &Board, flip: bool, x: i32, y: i32) -> (f64, f64) {
-    let (w, h) = (b.width as i32, b.height as i32);
-    if flip {
-        ((w - 1 - x) as f64, y as f64)
-    } else {
-        (x as f64, (h - 1 - y) as f64)
-    }
-}
-
-fn grid_geom(b: &Board, left: f64, top: f64, s: f64, flip: bool) -> Geom {
-    let cells = (0..b.cells())
-        .map(|c| {
-            b.pos[c].map(|(x, y)| {
-                let (col, row) = place(b, flip, x, y);
-                square(left + col * s, top + row * s, s)
-            })
-        })
-        .collect();
-    Geom { cells, kind: Kind::Grid { s } }
-}
-
 fn draw_cells(doc: &mut Doc, b: &Board, geom: &Geom, outline: bool) {
     let mut light = String::new();
     let mut dark = String::new();
@@ -423,11 +251,11 @@ fn draw_cells(doc: &mut Doc, b: &Board, geom: &Geom, outline: bool) {
 }
 
 /// The height of the title block.
-fn title_height(scene: &Scene) -> f64 {
+pub(crate) fn title_height(scene: &Scene) -> f64 {
     if scene.detail.is_some() { 76.0 } else { 58.0 }
 }
 
-fn header(doc: &mut Doc, scene: &Scene, width: f64, pad: f64) {
+pub(crate) fn header(doc: &mut Doc, scene: &Scene, width: f64, pad: f64) {
     let fit = |text: &str, size: f64| size.min((width - 2.0 * pad) / (0.6 * text.chars().count().max(1) as f64));
     doc.text(pad, pad + 18.0, fit(&scene.title, 20.0), "start", INK, " font-weight=\"bold\"", &scene.title);
     doc.text(pad, pad + 40.0, fit(&scene.subtitle, 13.0), "start", MUTED, "", &scene.subtitle);
@@ -437,7 +265,7 @@ fn header(doc: &mut Doc, scene: &Scene, width: f64, pad: f64) {
 }
 
 /// Glyph definitions for the pieces that appear; returns their ids by (side, kind).
-fn define_glyph(doc: &mut Doc, b: &Board, side: usize, kind: usize) -> String {
+pub(crate) fn define_glyph(doc: &mut Doc, b: &Board, side: usize, kind: usize) -> String {
     let id = format!("p{side}-{kind}");
     if !doc.defs.contains(&format!("id=\"{id}\"")) {
         let k = &b.t.kinds[kind];
@@ -471,7 +299,7 @@ fn place_glyph(doc: &mut Doc, b: &Board, side: usize, kind: usize, cx: f64, cy: 
 }
 
 /// Highlights, paths, pieces and marks.
-fn draw_content(doc: &mut Doc, b: &Board, geom: &Geom, scene: &Scene, s: f64) {
+pub(crate) fn draw_content(doc: &mut Doc, b: &Board, geom: &Geom, scene: &Scene, s: f64) {
     // The last move's cells, and royal pieces in check, under the pieces.
     for (c, g) in geom.cells.iter().enumerate() {
         let Some(g) = g else { continue };
@@ -628,110 +456,6 @@ fn draw_path(doc: &mut Doc, b: &Board, geom: &Geom, line: &crate::scene::PathLin
         );
     }
     doc.body.push_str(&markers);
-}
-
-/// The legends below a diagram: pieces, marks, path colours. Returns the height used.
-fn legends(doc: &mut Doc, b: &Board, scene: &Scene, geom: Option<&Geom>, x: f64, y: f64, width: f64) -> f64 {
-    let mut items = Vec::new();
-    // Pieces present, by kind, with the sides that have them.
-    let mut kinds: Vec<(usize, usize)> = Vec::new();
-    for p in scene.pieces.iter().chain(scene.under.iter()).flatten() {
-        if !kinds.contains(&(p.kind, p.side)) {
-            kinds.push((p.kind, p.side));
-        }
-    }
-    if let Some(m) = &scene.movement {
-        if !kinds.contains(&(m.piece.kind, m.piece.side)) {
-            kinds.push((m.piece.kind, m.piece.side));
-        }
-    }
-    let mut seen = Vec::new();
-    kinds.sort();
-    for &(kind, side) in &kinds {
-        if seen.contains(&kind) {
-            continue;
-        }
-        seen.push(kind);
-        let id = define_glyph(doc, b, side, kind);
-        let k = &b.t.kinds[kind];
-        let symbol = match k.crowned {
-            Some((_, crown)) => format!("{}({})", k.symbol, b.t.kinds[crown as usize].symbol),
-            None => k.symbol.to_string(),
-        };
-        items.push((
-            format!("<use href=\"#{id}\" transform=\"translate(-1 -2) scale(0.24)\"/>"),
-            format!("{symbol} {}", k.name),
-        ));
-    }
-    let sides: Vec<usize> = {
-        let mut v: Vec<usize> = kinds.iter().map(|&(_, s)| s).collect();
-        v.sort();
-        v.dedup();
-        v
-    };
-    if sides.len() > 1 || sides.first().is_some_and(|&s| s != 0) {
-        for s in sides {
-            let (fill, outline, _) = pieces::side_colours(s, &b.t.sides[s].name);
-            items.push((
-                format!("<circle cx=\"11\" cy=\"11\" r=\"8\" fill=\"{fill}\" stroke=\"{outline}\" stroke-width=\"1.5\"/>"),
-                b.t.sides[s].name.clone(),
-            ));
-        }
-    }
-    let mut h = Legend { items }.draw(doc, x, y, width);
-    if let Some(m) = &scene.movement {
-        let mut items = Vec::new();
-        if m.count(|k| k.quiet) > 0 {
-            items.push((
-                "<circle cx=\"11\" cy=\"11\" r=\"6\" fill=\"#1f2a1a\" fill-opacity=\"0.62\"/>".to_string(),
-                "moves there".to_string(),
-            ));
-        }
-        if m.count(|k| k.capture) > 0 {
-            items.push((
-                format!("<circle cx=\"11\" cy=\"11\" r=\"9\" fill=\"none\" stroke=\"{CAPTURE}\" stroke-width=\"2.5\"/>"),
-                "captures".to_string(),
-            ));
-        }
-        if m.count(|k| k.capture_only) > 0 {
-            items.push((
-                format!("<circle cx=\"11\" cy=\"11\" r=\"8\" fill=\"{CAPTURE}\" fill-opacity=\"0.12\" stroke=\"{CAPTURE}\" stroke-width=\"2.2\" stroke-dasharray=\"3 2\"/>"),
-                "captures only (no move)".to_string(),
-            ));
-        }
-        let mut headings: Vec<usize> = Vec::new();
-        let mut seam = false;
-        for line in m.paths.iter().filter(|_| scene.paths) {
-            for st in &line.steps {
-                for hh in [st.heading, st.arrival] {
-                    if !headings.contains(&hh) {
-                        headings.push(hh);
-                    }
-                }
-                seam |= match &geom {
-                    Some(g) => matches!(g.link(b, st), Link::Break { .. }),
-                    None => !b.is_plain(st.from, st.heading, st.to),
-                };
-            }
-        }
-        headings.sort();
-        for hh in headings {
-            let colour = heading_colour(b, hh);
-            items.push((
-                format!("<line x1=\"2\" y1=\"11\" x2=\"20\" y2=\"11\" stroke=\"{colour}\" stroke-width=\"4\" stroke-linecap=\"round\"/>"),
-                format!("heading {}", b.heading_name(hh)),
-            ));
-        }
-        if seam {
-            items.push((
-                "<line x1=\"0\" y1=\"11\" x2=\"22\" y2=\"11\" stroke=\"#888888\" stroke-width=\"3\" stroke-dasharray=\"8 6\"/><circle cx=\"7\" cy=\"11\" r=\"4\" fill=\"#555555\" stroke=\"#ffffff\"/><circle cx=\"16\" cy=\"11\" r=\"4\" fill=\"#ffffff\" stroke=\"#555555\" stroke-width=\"2\"/>".to_string(),
-                "leaves across a seam ● and comes back in ○".to_string(),
-            ));
-        }
-        h += 4.0;
-        h += Legend { items }.draw(doc, x, y + h, width);
-    }
-    h
 }
 
 /// The board inside two rings of the cells reached one and two steps beyond each edge.
@@ -906,176 +630,5 @@ pub fn hemispheres(b: &Board, scene: &Scene) -> String {
     draw_content(&mut doc, b, &geom, scene, ring_w);
     let y = south_cy + big_r + 34.0;
     let used = legends(&mut doc, b, scene, None, pad, y, width - 2.0 * pad);
-    doc.finish(width, y + used + pad, &format!("{} — {}", scene.title, scene.subtitle))
-}
-
-/// The colour of a shade of a polygon board.
-fn shade_colour(shade: u8) -> &'static str {
-    match shade {
-        0 => LIGHT,
-        1 => DARK,
-        2 => "#d8c08e",
-        _ => "#9d7b5b",
-    }
-}
-
-/// Distance from `p` to the segment `a`-`b`.
-fn segment_distance(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
-    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-    let len2 = dx * dx + dy * dy;
-    let t = if len2 == 0.0 { 0.0 } else { (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / len2).clamp(0.0, 1.0) };
-    let (x, y) = (a.0 + t * dx - p.0, a.1 + t * dy - p.1);
-    (x * x + y * y).sqrt()
-}
-
-/// The caption of one of several views: its name; for the two halves of a sphere, which cell
-/// each is centred on (the one drawn nearest the view's origin).
-fn caption(b: &Board, view: &orbis_runtime::tables::LayoutView) -> String {
-    let centre = view.cells.iter().min_by(|x, y| x.label[0].hypot(x.label[1]).total_cmp(&y.label[0].hypot(y.label[1])));
-    match (view.name.as_str(), centre) {
-        ("north", Some(c)) => format!("North half: round {}, seen from outside (heavy lines: the view's edge)", b.name(c.cell as usize)),
-        ("south", Some(c)) => format!("South half: round {}, seen from outside, so from below (its top meets the north half's bottom)", b.name(c.cell as usize)),
-        _ => view.name.clone(),
-    }
-}
-
-/// Boards of polygon cells, drawn from the layout in their tables: each view (the cube's net, the
-/// ball flattened round a cell) with every cell outlined, shaded and named; pieces, marks and rays
-/// as on the grid, a ray's step drawn straight between centres where the two cells touch in the
-/// drawing and broken (● leaves, ○ comes back in) where the drawing cuts the surface open.
-pub fn layout_board(b: &Board, scene: &Scene) -> String {
-    let layout = b.t.layout.as_ref().expect("a layout");
-    // Board units to pixels: a typical cell 64 pixels across, small boards at least 640 wide.
-    let span = layout
-        .views
-        .iter()
-        .flat_map(|v| v.cells.iter().flat_map(|c| c.contours.iter().flatten()))
-        .fold((f64::MAX, f64::MIN), |(lo, hi), p| (lo.min(p[0] as f64), hi.max(p[0] as f64)));
-    let unit = (640.0 / (span.1 - span.0).max(1.0)).clamp(64.0, 96.0);
-    let pad = 18.0;
-    let caption_h = if layout.views.len() > 1 { 26.0 } else { 0.0 };
-    let title_h = title_height(scene);
-    let bounds: Vec<(f64, f64, f64, f64)> = layout
-        .views
-        .iter()
-        .map(|v| {
-            let pts = v.cells.iter().flat_map(|c| c.contours.iter().flatten());
-            pts.fold((f64::MAX, f64::MIN, f64::MAX, f64::MIN), |(x0, x1, y0, y1), p| {
-                (x0.min(p[0] as f64), x1.max(p[0] as f64), y0.min(p[1] as f64), y1.max(p[1] as f64))
-            })
-        })
-        .collect();
-    let width = bounds.iter().map(|&(x0, x1, _, _)| (x1 - x0) * unit).fold(0.0, f64::max) + 2.0 * pad;
-    let width = width.max(520.0);
-    let mut doc = Doc { defs: String::new(), body: String::new() };
-    header(&mut doc, scene, width, pad);
-    let mut top = pad + title_h + 8.0;
-    let mut geoms = Vec::new();
-    for (view, &(x0, x1, y0, y1)) in layout.views.iter().zip(&bounds) {
-        if caption_h > 0.0 {
-            doc.text(pad, top + 16.0, 14.0, "start", INK, " font-weight=\"bold\"", &caption(b, view));
-            top += caption_h;
-        }
-        let left = (width - (x1 - x0) * unit) / 2.0;
-        let at = |p: &[f32; 2]| (left + (p[0] as f64 - x0) * unit, top + (y1 - p[1] as f64) * unit);
-        let mut cells = vec![None; b.cells()];
-        let mut ports = vec![Vec::new(); b.cells()];
-        let mut ring = vec![false; b.cells()];
-        let mut outline: Vec<Vec<(f64, f64)>> = vec![Vec::new(); b.cells()];
-        for c in &view.cells {
-            let cell = c.cell as usize;
-            let mut d = String::new();
-            for contour in &c.contours {
-                for (i, p) in contour.iter().enumerate() {
-                    let (x, y) = at(p);
-                    let _ = write!(d, "{}{} {}", if i == 0 { "M" } else { "L" }, n(x), n(y));
-                }
-                d.push('Z');
-            }
-            let (cx, cy) = at(&c.label);
-            // The largest disc round the label inside the cell (its distance to the outline).
-            let mut r = f64::MAX;
-            for contour in &c.contours {
-                for i in 0..contour.len() {
-                    r = r.min(segment_distance((cx, cy), at(&contour[i]), at(&contour[(i + 1) % contour.len()])));
-                }
-            }
-            if c.contours.len() > 1 {
-                r = r.min(unit * 0.5);
-            }
-            cells[cell] = Some(CellGeom { d, cx, cy, size: (2.0 * r).min(unit * 1.2) });
-            ports[cell] = c.ports.iter().map(at).collect();
-            ring[cell] = c.contours.len() > 1;
-            if c.contours.len() == 1 {
-                outline[cell] = c.contours[0].iter().map(at).collect();
-            }
-        }
-        let centre = at(&[((x0 + x1) / 2.0) as f32, ((y0 + y1) / 2.0) as f32]);
-        // Cells, by shade, outlined.
-        let mut by_shade: [String; 4] = Default::default();
-        for c in &view.cells {
-            if let Some(g) = &cells[c.cell as usize] {
-                by_shade[b.shade(c.cell as usize).min(3) as usize].push_str(&g.d);
-            }
-        }
-        for (shade, d) in by_shade.iter().enumerate() {
-            if !d.is_empty() {
-                let _ = writeln!(doc.body, "<path d=\"{d}\" fill=\"{}\" fill-rule=\"evenodd\" stroke=\"#5a4632\" stroke-width=\"1\" stroke-linejoin=\"round\"/>", shade_colour(shade as u8));
-            }
-        }
-        // Where the drawing cuts the surface open: sides whose neighbour is drawn elsewhere.
-        let mut cuts = String::new();
-        for c in &view.cells {
-            let (cell, p) = (c.cell as usize, &ports[c.cell as usize]);
-            for side in (0..p.len()).step_by(2) {
-                let Some((to, _)) = b.step(cell, side) else { continue };
-                let glued = ports[to].iter().any(|q| (q.0 - p[side].0).abs() + (q.1 - p[side].1).abs() < unit * 0.02);
-                if !glued && p.len() >= 4 {
-                    let (a, z) = (p[(side + p.len() - 1) % p.len()], p[side + 1]);
-                    // Along the outline from corner to corner (a side drawn as an arc), else straight.
-                    let o = &outline[cell];
-                    let near = |q: (f64, f64)| (0..o.len()).find(|&i| (o[i].0 - q.0).abs() + (o[i].1 - q.1).abs() < 0.5);
-                    let _ = write!(cuts, "M{} {}", n(a.0), n(a.1));
-                    if let (Some(i), Some(j)) = (near(a), near(z)) {
-                        let mut k = (i + 1) % o.len();
-                        while k != j {
-                            let _ = write!(cuts, "L{} {}", n(o[k].0), n(o[k].1));
-                            k = (k + 1) % o.len();
-                        }
-                    }
-                    let _ = write!(cuts, "L{} {}", n(z.0), n(z.1));
-                }
-            }
-        }
-        if !cuts.is_empty() {
-            let _ = writeln!(doc.body, "<path d=\"{cuts}\" fill=\"none\" stroke=\"#3b2a1a\" stroke-width=\"3\" stroke-linecap=\"round\"/>");
-        }
-        // The view's own texts (a net's faces, a hole's mark), under the names and pieces.
-        for l in &view.labels {
-            let (x, y) = at(&l.at);
-            let size = l.size as f64 * unit;
-            doc.text(x, y + size * 0.36, size, "middle", "#5a4632", " font-weight=\"bold\" fill-opacity=\"0.3\"", &l.text);
-        }
-        let geom = Geom { cells, kind: Kind::Layout { ports, ring, centre, unit } };
-        geoms.push(geom);
-        top += (y1 - y0) * unit + 16.0;
-    }
-    for geom in &geoms {
-        draw_content(&mut doc, b, geom, scene, unit * 0.8);
-        // Names, over everything but small; beside a piece they move to the cell's lower part.
-        for (cell, g) in geom.cells.iter().enumerate() {
-            let Some(g) = g else { continue };
-            let name = b.name(cell);
-            let len = name.chars().count().max(1) as f64;
-            let occupied = scene.pieces[cell].is_some();
-            let fit = g.size * 0.92 / (0.6 * len);
-            let (size, y) = if occupied { (fit.min(g.size * 0.2), g.cy + g.size * 0.42) } else { (fit.min(g.size * 0.34), g.cy) };
-            let size = size.max(6.0);
-            let fill = if b.shade(cell) == 1 || b.shade(cell) == 3 { "#1d140c" } else { INK };
-            doc.text(g.cx, y + size * 0.35, size, "middle", fill, " fill-opacity=\"0.85\"", name);
-        }
-    }
-    let y = top + 4.0;
-    let used = legends(&mut doc, b, scene, geoms.first(), pad, y, width - 2.0 * pad);
     doc.finish(width, y + used + pad, &format!("{} — {}", scene.title, scene.subtitle))
 }
