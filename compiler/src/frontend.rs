@@ -16,9 +16,12 @@ mod setups;
 
 pub use setups::{mix, SetupChoice, MAX_ARRANGEMENTS};
 mod hops;
+mod identify;
 mod pieces;
 mod polygons;
+mod seam_exprs;
 mod sides;
+mod steps;
 mod web;
 
 use codespan_reporting::diagnostic::{Diagnostic, Label};
