@@ -47,8 +47,8 @@ impl<B: CellSet> Position<B> {
             // (From the few pieces near the royal piece, as `attacked_by_leaps` finds them where
             // many kinds attack directly, in every game: a royal piece's cell is never past the
             // sets' capacity. Minishogi -0.4 instructions a leaf, the soccer balls -0.1.)
-            let direct = self.direct_checkers(game, royal, side, true);
-            debug_assert!(direct == self.direct_checkers(game, royal, side, false), "direct checkers by piece");
+            let direct = self.direct_checkers(game, royal, side);
+            debug_assert!(direct == self.direct_checkers_by_kind(game, royal, side), "direct checkers by piece");
             for c in direct.iter() {
                 meet(B::single(c));
             }
@@ -67,23 +67,25 @@ impl<B: CellSet> Position<B> {
         stops.unwrap_or_default()
     }
 
-    /// The pieces of `side` that attack `royal` directly: `by_piece`, from its pieces near it
-    /// (`Game::direct_reach`, each piece's `Game::direct_from`), else kind by kind (what debug
-    /// builds hold the first to).
+    /// The pieces of `side` that attack `royal` directly, from its pieces near it
+    /// (`Game::direct_reach`, each piece's `Game::direct_from`).
     #[inline(always)]
-    fn direct_checkers(&self, game: &Game<B>, royal: usize, side: usize, by_piece: bool) -> B {
+    fn direct_checkers(&self, game: &Game<B>, royal: usize, side: usize) -> B {
+        let mut checkers = B::default();
+        for c in self.by_side[side].and(game.direct_reach[royal * game.sides + side]).iter() {
+            if game.direct_from[(self.board[c] as usize - 1) * game.cells + c].has(royal) {
+                checkers.insert(c);
+            }
+        }
+        checkers
+    }
+
+    /// [`Position::direct_checkers`] kind by kind (`Game::direct`), which debug builds hold it to.
+    fn direct_checkers_by_kind(&self, game: &Game<B>, royal: usize, side: usize) -> B {
         let di = royal * game.sides + side;
         let mut checkers = B::default();
-        if by_piece {
-            for c in self.by_side[side].and(game.direct_reach[di]).iter() {
-                if game.direct_from[(self.board[c] as usize - 1) * game.cells + c].has(royal) {
-                    checkers.insert(c);
-                }
-            }
-        } else {
-            for &(ck, set) in &game.direct[game.direct_index[di] as usize..game.direct_index[di + 1] as usize] {
-                checkers = checkers.or(self.by_ck[ck as usize].and(set));
-            }
+        for &(ck, set) in &game.direct[game.direct_index[di] as usize..game.direct_index[di + 1] as usize] {
+            checkers = checkers.or(self.by_ck[ck as usize].and(set));
         }
         checkers
     }
