@@ -75,7 +75,7 @@ impl<B: CellSet> Position<B> {
     /// by one. Positions where royal pieces face each other list every move; with hops or
     /// winding rules, the moves from or to a watched cell are listed and judged one by one.
     pub fn count_legal(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> u64 {
-        self.count_moves::<false, false, false>(game, scratch, None, None, None)
+        self.count_moves::<false, false, false, false>(game, scratch, None, None, None)
     }
 
     /// [`Position::count_legal`] of a position [`Position::make_unsettled`] left: when its side
@@ -90,7 +90,7 @@ impl<B: CellSet> Position<B> {
     /// [`Position::count_legal_settling`] in perft's last ply, with the pieces' counts of
     /// `counts`, kept in the parent where `mv` was made ([`KeptCounts`]).
     pub(crate) fn count_legal_settling_counts(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, counts: &KeptCounts<B>, mv: Move) -> u64 {
-        let n = self.count_moves::<false, false, true>(game, scratch, None, None, Some((counts, mv)));
+        let n = self.count_moves::<false, false, true, false>(game, scratch, None, None, Some((counts, mv)));
         self.settled_count(game, scratch, n)
     }
 
@@ -98,14 +98,14 @@ impl<B: CellSet> Position<B> {
     /// `kept`, the parent's, and `mv`, the move made there (the caller has checked it with
     /// [`RoyalLines::applies_after`]; the settled position's count walks them again).
     pub(crate) fn count_legal_settling_kept(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: &RoyalLines<'_, B>, mv: Move) -> u64 {
-        let n = self.count_moves::<false, false, false>(game, scratch, Some((kept, mv)), None, None);
+        let n = self.count_moves::<false, false, false, false>(game, scratch, Some((kept, mv)), None, None);
         self.settled_count(game, scratch, n)
     }
 
     /// [`Position::count_legal_settling_kept`] with the pieces' counts of `counts` too
     /// ([`Position::count_legal_settling_counts`]).
     pub(crate) fn count_legal_settling_kept_counts(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: &RoyalLines<'_, B>, mv: Move, counts: &KeptCounts<B>) -> u64 {
-        let n = self.count_moves::<false, false, true>(game, scratch, Some((kept, mv)), None, Some((counts, mv)));
+        let n = self.count_moves::<false, false, true, true>(game, scratch, Some((kept, mv)), None, Some((counts, mv)));
         self.settled_count(game, scratch, n)
     }
 
@@ -116,7 +116,7 @@ impl<B: CellSet> Position<B> {
     /// touched none of the cells it read, [`Position::facing_read`]); and with the pieces'
     /// counts of `counts` when they are kept (also in the games with hops or winding rules).
     pub(crate) fn count_legal_settling_facing(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: Option<(&RoyalLines<'_, B>, Move)>, facing: Option<bool>, counts: Option<(&KeptCounts<B>, Move)>) -> u64 {
-        let n = self.count_moves::<false, true, true>(game, scratch, kept, facing, counts);
+        let n = self.count_moves::<false, true, true, false>(game, scratch, kept, facing, counts);
         self.settled_count(game, scratch, n)
     }
 
@@ -134,7 +134,7 @@ impl<B: CellSet> Position<B> {
     /// Whether the side to move has a legal move: [`Position::count_legal`], stopped at the first
     /// piece that has a move counted by set (eliminations ask this after every move).
     pub fn has_legal_move(&mut self, game: &Game<B>, scratch: &mut Vec<Move>) -> bool {
-        self.surely_has_move(game, scratch) || self.count_moves::<true, false, false>(game, scratch, None, None, None) > 0
+        self.surely_has_move(game, scratch) || self.count_moves::<true, false, false, false>(game, scratch, None, None, None) > 0
     }
 
     /// A quick sufficient answer to [`Position::has_legal_move`], without pins or check stops:
@@ -180,10 +180,15 @@ impl<B: CellSet> Position<B> {
     /// with `HOPS`, the kept hop destinations are read in place (`Position::hop_moves_inline`):
     /// only in the count that perft's last ply calls in games with hops or a facing rule
     /// ([`Position::count_legal_settling_facing`]), as in every count it changed how the other
-    /// games compiled (orthodox +0.6, Webball +2.0 instructions a leaf).
+    /// games compiled (orthodox +0.6, Webball +2.0 instructions a leaf). `KEPT`: the count is
+    /// given the parent's royal lines and counts (`count_legal_settling_kept_counts`), which
+    /// games with stacks never keep (`Position::royal_lines_for_children`): their stacks' code
+    /// is left out of that count (the globes -1.0 instructions a leaf; in the count with the
+    /// lines alone it cost the 8x8 middle join and the ball with riders 0.2).
     #[inline(always)]
-    fn count_moves<const ANY: bool, const HOPS: bool, const KEEP: bool>(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: Option<(&RoyalLines<'_, B>, Move)>, facing: Option<bool>, counts: Option<(&KeptCounts<B>, Move)>) -> u64 {
+    fn count_moves<const ANY: bool, const HOPS: bool, const KEEP: bool, const KEPT: bool>(&mut self, game: &Game<B>, scratch: &mut Vec<Move>, kept: Option<(&RoyalLines<'_, B>, Move)>, facing: Option<bool>, counts: Option<(&KeptCounts<B>, Move)>) -> u64 {
         scratch.clear();
+        debug_assert!(!KEPT || (kept.is_some() && !game.stacks), "a count with kept lines in a game with stacks");
         // As in `legal_moves`: no moves once a side is bare; crowning moves judged by playing.
         if game.tables.rules.bare.is_some() && self.may_be_bare(game) && self.bare_side(game).is_some() {
             return 0;
@@ -196,7 +201,7 @@ impl<B: CellSet> Position<B> {
         }
         // (Most positions hold no piece, `Position::held`: soccer balls and Crowned Chess -1.3
         // to -1.8 instructions a leaf.)
-        if game.stacks && self.held != 0 && self.crown_moves(game, scratch) {
+        if !KEPT && game.stacks && self.held != 0 && self.crown_moves(game, scratch) {
             self.keep_legal_by_playing(game, scratch, 0);
             self.push_pass(game, scratch);
             return scratch.len() as u64;
@@ -208,7 +213,7 @@ impl<B: CellSet> Position<B> {
         // instructions a leaf, Minishogi +0.7, Shogi +0.3. The soccer balls and Crowned Chess,
         // whose stacks keep no lines, gain most.)
         let moved = if HOPS || B::CAPACITY > 64 || kept.is_some() { None } else { counts.map(|c| c.1) };
-        let l = self.legality::<HOPS>(game, &mut legality, kept, facing, moved).then_some(&legality);
+        let l = self.legality::<HOPS, KEPT>(game, &mut legality, kept, facing, moved).then_some(&legality);
         if game.passing.is_some() && l.is_some_and(|l| l.facing) {
             // Every move must end the facing: each is played (`is_legal`).
             self.legal_moves(game, scratch);

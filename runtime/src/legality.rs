@@ -137,11 +137,12 @@ impl<B: CellSet> Position<B> {
     /// parent's and the move made there) where they hold ([`Position::royal_lines_kept`]); whether
     /// royal pieces face each other from `facing` when known; `CALL` as there; `moved`, the
     /// opponent's move that led here in perft's last ply, where it tells the direct checks
-    /// ([`Position::checked_by_move`]).
+    /// ([`Position::checked_by_move`]); `KEPT`: in the count with kept lines and counts, where
+    /// the game has no stacks (`Position::count_moves`).
     /// (Written in place and inlined: it is large, and on wide boards moving it cost a `memcpy`
     /// call per position.)
     #[inline(always)]
-    pub(crate) fn legality<const CALL: bool>(&mut self, game: &Game<B>, l: &mut Legality<B>, kept: Option<(&RoyalLines<'_, B>, Move)>, facing: Option<bool>, moved: Option<Move>) -> bool {
+    pub(crate) fn legality<const CALL: bool, const KEPT: bool>(&mut self, game: &Game<B>, l: &mut Legality<B>, kept: Option<(&RoyalLines<'_, B>, Move)>, facing: Option<bool>, moved: Option<Move>) -> bool {
         let us = self.to_move;
         let royals = self.royals(game, us);
         if royals.is_empty() {
@@ -186,7 +187,7 @@ impl<B: CellSet> Position<B> {
         // (that piece stays on its cell, under the same lines). With hops, whose attacks may
         // depend on the kind attacked, uncovering a royal piece is played.
         let mut suspect_royals = royals;
-        if game.stacks && !game.hopping {
+        if !KEPT && game.stacks && !game.hopping {
             for c in royals.and(self.stacked).iter() {
                 if !game.royal[self.board[c] as usize - 1] {
                     suspect_royals.remove(c);

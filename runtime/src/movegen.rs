@@ -460,7 +460,7 @@ impl<B: CellSet> Position<B> {
         // piece is royal.
         self.pseudo_moves(game, out);
         let mut legality = Legality::new();
-        let l = self.legality::<false>(game, &mut legality, None, None, None).then_some(&legality);
+        let l = self.legality::<false, false>(game, &mut legality, None, None, None).then_some(&legality);
         if let Some(l) = l {
             if l.facing {
                 self.keep_facing_enders(game, out, start);
