@@ -8,8 +8,9 @@
 mod common;
 
 use common::cube_four::{FourGame, Pos4, SIDES4};
-use common::cube_reference::{Cube, Game, Kind, KnightDef, Move, Pos, Reference, P};
-use common::cube_reference::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, SIDES, SYMBOLS};
+use common::cube_game::{Game, Kind, Move, Pos, Reference};
+use common::cube_game::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, SIDES, SYMBOLS};
+use common::cube_reference::{Cube, KnightDef, P};
 use orbis_runtime::tables::ray;
 use orbis_runtime::{Engine, MoveInfo, Tables};
 use std::collections::{BTreeMap, BTreeSet};

@@ -6,6 +6,7 @@
 
 #![allow(dead_code)]
 
+use super::cube_game::*;
 use super::cube_reference::*;
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -3,6 +3,7 @@
 
 pub mod cli;
 pub mod cube_four;
+pub mod cube_game;
 pub mod cube_reference;
 pub mod reference;
 
