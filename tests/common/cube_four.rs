@@ -8,7 +8,7 @@
 
 use super::cube_game::*;
 use super::cube_reference::*;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 
 pub const SIDES4: [&str; 4] = ["white", "red", "black", "blue"];
@@ -372,21 +372,6 @@ impl FourGame {
         moves
     }
 
-    pub fn perft(&self, pos: &Pos4, depth: usize) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let moves = self.legal_moves(pos);
-        if depth == 1 {
-            return moves.len() as u64;
-        }
-        moves.iter().map(|&mv| self.perft(&self.make(pos, mv), depth - 1)).sum()
-    }
-
-    pub fn divide(&self, pos: &Pos4, depth: usize) -> BTreeMap<String, u64> {
-        self.legal_moves(pos).into_iter().map(|mv| (self.key(mv), self.perft(&self.make(pos, mv), depth - 1))).collect()
-    }
-
     pub fn key(&self, mv: Move) -> String {
         self.base.key(mv)
     }
@@ -479,12 +464,6 @@ impl Reference for FourGame {
     }
     fn make(&self, pos: &Pos4, mv: Move) -> Pos4 {
         FourGame::make(self, pos, mv)
-    }
-    fn perft(&self, pos: &Pos4, depth: usize) -> u64 {
-        FourGame::perft(self, pos, depth)
-    }
-    fn divide(&self, pos: &Pos4, depth: usize) -> BTreeMap<String, u64> {
-        FourGame::divide(self, pos, depth)
     }
     fn key(&self, mv: Move) -> String {
         FourGame::key(self, mv)

@@ -478,22 +478,6 @@ impl Game {
         moves
     }
 
-    pub fn perft(&self, pos: &Pos, depth: usize) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let moves = self.legal_moves(pos);
-        if depth == 1 {
-            return moves.len() as u64;
-        }
-        moves.iter().map(|&mv| self.perft(&self.make(pos, mv), depth - 1)).sum()
-    }
-
-    /// Leaf counts per move, by [`Game::key`].
-    pub fn divide(&self, pos: &Pos, depth: usize) -> BTreeMap<String, u64> {
-        self.legal_moves(pos).into_iter().map(|mv| (self.key(mv), self.perft(&self.make(pos, mv), depth - 1))).collect()
-    }
-
     /// A move as `FROM-TO` (`=X` for a promotion), the king's cells for castling: what the
     /// engine's move information gives.
     pub fn key(&self, mv: Move) -> String {
@@ -566,9 +550,24 @@ pub trait Reference {
     fn general(&self, pos: &Self::Pos) -> String;
     fn legal_moves(&self, pos: &Self::Pos) -> Vec<Move>;
     fn make(&self, pos: &Self::Pos, mv: Move) -> Self::Pos;
-    fn perft(&self, pos: &Self::Pos, depth: usize) -> u64;
-    fn divide(&self, pos: &Self::Pos, depth: usize) -> BTreeMap<String, u64>;
     fn key(&self, mv: Move) -> String;
+
+    /// Leaf counts from `pos`, by playing every legal move (the same for both games).
+    fn perft(&self, pos: &Self::Pos, depth: usize) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = self.legal_moves(pos);
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves.iter().map(|&mv| self.perft(&self.make(pos, mv), depth - 1)).sum()
+    }
+
+    /// Leaf counts per move, by [`Reference::key`].
+    fn divide(&self, pos: &Self::Pos, depth: usize) -> BTreeMap<String, u64> {
+        self.legal_moves(pos).into_iter().map(|mv| (self.key(mv), self.perft(&self.make(pos, mv), depth - 1))).collect()
+    }
 }
 
 impl Reference for Game {
@@ -582,12 +581,6 @@ impl Reference for Game {
     }
     fn make(&self, pos: &Pos, mv: Move) -> Pos {
         Game::make(self, pos, mv)
-    }
-    fn perft(&self, pos: &Pos, depth: usize) -> u64 {
-        Game::perft(self, pos, depth)
-    }
-    fn divide(&self, pos: &Pos, depth: usize) -> BTreeMap<String, u64> {
-        Game::divide(self, pos, depth)
     }
     fn key(&self, mv: Move) -> String {
         Game::key(self, mv)
