@@ -470,6 +470,9 @@ pub struct Game<B> {
     /// Whether any rule ends the game by a goal (`reach`, `check-limit`, `extinction`): only then
     /// does move generation ask whether the game is over.
     pub goals: bool,
+    /// Whether perft's last ply may count a child without its move made
+    /// (`crate::untouched::counts_only`).
+    pub untouched: bool,
     pub zobrist: Zobrist,
 }
 

@@ -835,11 +835,13 @@ impl<B: CellSet> Game<B> {
             resets_clock,
             reach,
             goals,
+            untouched: false,
             zobrist,
             tables,
             keep_cells: Per64::new(0),
         };
         game.keep_cells = crate::kept_counts::keep_cells(&game).into_iter().collect();
+        game.untouched = crate::untouched::counts_only(&game);
         game
     }
 }

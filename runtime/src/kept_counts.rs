@@ -293,6 +293,23 @@ impl<B: CellSet> KeptCounts<B> {
         (held, n)
     }
 
+    /// Whether a plain move from `from` to `to` leaves every kept count holding (no piece
+    /// counted stands on either cell or looks at it; both cells marked, [`KeptCounts::touched`]).
+    #[inline(always)]
+    pub(crate) fn untouched(&self, from: usize, to: usize) -> bool {
+        self.affected[from] | self.affected[to] == 0
+    }
+
+    /// The cells of the pieces counted.
+    pub(crate) fn cached(&self) -> B {
+        self.cached
+    }
+
+    /// The sum of the pieces' counts.
+    pub(crate) fn total(&self) -> u64 {
+        self.total
+    }
+
     /// Puts back the pieces [`KeptCounts::hide`] set aside.
     #[inline(always)]
     pub(crate) fn show(&self, pos: &mut Position<B>) {

@@ -24,6 +24,7 @@ mod royal_safety;
 mod count;
 mod kept_counts;
 mod kept_destinations;
+mod untouched;
 pub mod notation;
 pub mod outcome;
 pub mod passing;

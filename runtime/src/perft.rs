@@ -14,6 +14,7 @@ use crate::bits::CellSet;
 use crate::game::Game;
 use crate::kept_counts::KeptCounts;
 use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
+use crate::untouched::UntouchedChildren;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// The deepest perft (and search) the engine accepts from a user: far beyond what can finish, and
@@ -103,59 +104,66 @@ impl<'t> Perft<'t> {
                 // their dependence on the cells these moves touch.
                 counts.keep(game, pos, next, KeptCounts::touched(game, pos, &moves, next));
                 let counts = &*counts;
-                match (facing_read.map(|(_, read)| read), kept) {
-                    (read, kept) if read.is_some() || hops => {
-                        for &mv in &moves {
-                            let plain = matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget) && mv.promotion == NO_PROMOTION;
-                            let facing = read.and_then(|read| faced.filter(|_| plain && !read.has(mv.from as usize) && !read.has(mv.to as usize)));
-                            let undo = pos.make_unsettled(game, mv, faced);
-                            let lines = kept.as_ref().filter(|k| k.applies_after(mv)).map(|k| (k, mv));
-                            if hops {
-                                pos.know_hops(game, mv);
-                            }
-                            if let Some(d) = &destinations {
-                                pos.know_destinations(d, mv);
-                            }
-                            n += pos.count_legal_settling_facing(game, scratch, lines, facing, counts.enabled.then_some((counts, mv)));
-                            pos.forget_hops();
-                            pos.unmake_inlined(game, &undo);
-                        }
-                        if hops {
-                            pos.drop_kept_hops();
-                        }
-                    }
-                    (_, Some(kept)) => {
-                        for &mv in &moves {
-                            let undo = pos.make_unsettled(game, mv, faced);
-                            if let Some(d) = &destinations {
-                                pos.know_destinations(d, mv);
-                            }
-                            n += if kept.applies_after(mv) {
-                                if counts.enabled {
-                                    pos.count_legal_settling_kept_counts(game, scratch, &kept, mv, counts)
-                                } else {
-                                    pos.count_legal_settling_kept(game, scratch, &kept, mv)
+                // The children whose count is the kept counts' sum, without their moves made
+                // (`crate::untouched`).
+                let untouched = if game.untouched && counts.enabled { UntouchedChildren::new(game, pos, next, kept.as_ref(), counts) } else { None };
+                if let Some(u) = &untouched {
+                    n = u.count_children(game, pos, scratch, &moves, kept.as_ref(), destinations.as_ref(), faced, counts);
+                } else {
+                    match (facing_read.map(|(_, read)| read), kept) {
+                        (read, kept) if read.is_some() || hops => {
+                            for &mv in &moves {
+                                let plain = matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget) && mv.promotion == NO_PROMOTION;
+                                let facing = read.and_then(|read| faced.filter(|_| plain && !read.has(mv.from as usize) && !read.has(mv.to as usize)));
+                                let undo = pos.make_unsettled(game, mv, faced);
+                                let lines = kept.as_ref().filter(|k| k.applies_after(mv)).map(|k| (k, mv));
+                                if hops {
+                                    pos.know_hops(game, mv);
                                 }
-                            } else if counts.enabled {
-                                pos.count_legal_settling_counts(game, scratch, counts, mv)
-                            } else {
-                                pos.count_legal_settling(game, scratch)
-                            };
-                            pos.unmake_inlined(game, &undo);
-                        }
-                    }
-                    (_, None) => {
-                        for &mv in &moves {
-                            let undo = pos.make_unsettled(game, mv, faced);
-                            if let Some(d) = &destinations {
-                                pos.know_destinations(d, mv);
+                                if let Some(d) = &destinations {
+                                    pos.know_destinations(d, mv);
+                                }
+                                n += pos.count_legal_settling_facing(game, scratch, lines, facing, counts.enabled.then_some((counts, mv)));
+                                pos.forget_hops();
+                                pos.unmake_inlined(game, &undo);
                             }
-                            n += if counts.enabled {
-                                pos.count_legal_settling_counts(game, scratch, counts, mv)
-                            } else {
-                                pos.count_legal_settling(game, scratch)
-                            };
-                            pos.unmake_inlined(game, &undo);
+                            if hops {
+                                pos.drop_kept_hops();
+                            }
+                        }
+                        (_, Some(kept)) => {
+                            for &mv in &moves {
+                                let undo = pos.make_unsettled(game, mv, faced);
+                                if let Some(d) = &destinations {
+                                    pos.know_destinations(d, mv);
+                                }
+                                n += if kept.applies_after(mv) {
+                                    if counts.enabled {
+                                        pos.count_legal_settling_kept_counts(game, scratch, &kept, mv, counts)
+                                    } else {
+                                        pos.count_legal_settling_kept(game, scratch, &kept, mv)
+                                    }
+                                } else if counts.enabled {
+                                    pos.count_legal_settling_counts(game, scratch, counts, mv)
+                                } else {
+                                    pos.count_legal_settling(game, scratch)
+                                };
+                                pos.unmake_inlined(game, &undo);
+                            }
+                        }
+                        (_, None) => {
+                            for &mv in &moves {
+                                let undo = pos.make_unsettled(game, mv, faced);
+                                if let Some(d) = &destinations {
+                                    pos.know_destinations(d, mv);
+                                }
+                                n += if counts.enabled {
+                                    pos.count_legal_settling_counts(game, scratch, counts, mv)
+                                } else {
+                                    pos.count_legal_settling(game, scratch)
+                                };
+                                pos.unmake_inlined(game, &undo);
+                            }
                         }
                     }
                 }

@@ -131,6 +131,19 @@ impl<B: CellSet> RoyalLines<'_, B> {
         // (Other moves change cells beyond their two: a victim en passant, a rook, a hand.)
         matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget)
     }
+
+    /// Whether the lines of the royal piece on `royal` (with the sides `out` out) neither check
+    /// nor pin, where they hold (`crate::untouched`).
+    pub(crate) fn quiet(&self, royal: usize, out: u64) -> bool {
+        self.royal == royal && self.out == out && !self.check && self.pins.pinned.is_empty()
+    }
+
+    /// Whether a plain move from `from` to `to` leaves every line's answer as it is: no walk
+    /// read either cell.
+    #[inline(always)]
+    pub(crate) fn untouched(&self, from: usize, to: usize) -> bool {
+        self.marks[from] | self.marks[to] == 0
+    }
 }
 
 impl<B: CellSet> Position<B> {

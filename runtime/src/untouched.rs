@@ -1,0 +1,184 @@
+//! Perft's last ply without playing the move, where the move cannot change the count. Above the
+//! last ply, the children are the positions after each move of the side to move; the next side
+//! counts its moves in each. Where that side has one royal piece, a leaper, and every other
+//! piece of it has its count kept (`crate::kept_counts`), the royal piece's moves are judged
+//! once here, on the attacks of this position, and a move that captures nothing, promotes
+//! nothing, touches no cell a kept count looked at, no cell of the royal piece's leaps, no cell
+//! a line to one of its destinations reads, no cell a royal line read (or, with no enemy line
+//! piece on those lines, brings none there) and no castling path still open to a move, that
+//! attacks neither the royal piece nor a destination directly from either of its cells, and
+//! after which no piece may capture en passant, leaves the next side with the same moves: the
+//! child's count is the kept counts' sum and the royal piece's, found without making the move
+//! (`UntouchedChildren::holds`). Only in games whose counts hold nothing else
+//! ([`counts_only`]); with a bare-king rule, while neither side is bare. Debug builds count
+//! every such child the long way too and compare (perft at depth 4 and 5 on every example board
+//! and the orthodox suites with debug assertions: none differed).
+
+use crate::bits::CellSet;
+use crate::game::Game;
+use crate::kept_counts::KeptCounts;
+use crate::kept_destinations::KeptDestinations;
+use crate::pins::RoyalLines;
+use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
+
+/// Whether a count in `game` holds nothing but the pieces' moves and castling
+/// (`Game::untouched`): two sides, no stacks, hands, hops, winding rules, passes, goals or limit
+/// on checks.
+pub(crate) fn counts_only<B: CellSet>(game: &Game<B>) -> bool {
+    game.sides == 2 && !game.stacks && game.hands.is_none() && !game.hopping && !game.winding && game.passing.is_none() && !game.goals && game.zobrist.checks.is_empty()
+}
+
+/// What every child of one position shares, for [`UntouchedChildren::holds`].
+pub(crate) struct UntouchedChildren<B> {
+    /// The count of every child whose move holds: the sum of the next side's kept counts.
+    pub(crate) total: u64,
+    /// The next side's royal piece's destinations; with its cell, the cells the move's piece
+    /// must not attack directly from where it lands.
+    destinations: B,
+    watched: B,
+    /// The cells no move may leave or land on: the royal piece's leaps' cells, the cells the
+    /// lines to its destinations read, and castling paths whose rights hold, blocked only by
+    /// the moving side's pieces (a move off one may open it).
+    frozen: B,
+    /// With no kept royal lines (no enemy line piece on the royal piece's lines): the cells of
+    /// those lines, where a line piece landing may check or pin. (Only out to their second
+    /// piece: no board cheaper, Shatranj 0.3 instructions a leaf dearer.)
+    lines: B,
+}
+
+impl<B: CellSet> UntouchedChildren<B> {
+    /// The children of `pos` where `side` is to move, with the royal lines `kept` for them
+    /// (`Position::royal_lines_for_children`) and the counts `counts`: `None` where no child's
+    /// count can be the kept counts' sum. (Called: inlined, it changed how perft's loop
+    /// compiled.)
+    #[inline(never)]
+    pub(crate) fn new(game: &Game<B>, pos: &Position<B>, side: usize, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>) -> Option<Self> {
+        // (With a bare-king rule: while neither side is bare, a move that captures nothing bares
+        // none.)
+        if game.tables.rules.bare.is_some() && pos.may_be_bare(game) {
+            return None;
+        }
+        if !game.untouched || !counts.enabled || side == pos.to_move || counts.total() == 0 {
+            return None;
+        }
+        let mut royals = pos.royals(game, side);
+        let royal = royals.pop().filter(|_| royals.is_empty())?;
+        // Every other piece's count kept.
+        let mut others = pos.by_side[side];
+        others.remove(royal);
+        if !others.and_not(counts.cached()).is_empty() {
+            return None;
+        }
+        // The royal piece: leaps only (no promotion, no royal path rule where it has a move).
+        // Its moves in a child are those here, judged on the same attacks, unless the move
+        // leaves or lands on one of its leaps' cells, or on a cell that a line to one of its
+        // destinations reads out to its first piece (the royal piece lifted), or attacks a
+        // destination directly from either cell (`holds`).
+        let ck = pos.board[royal] as usize - 1;
+        let m = &game.piece_moves[ck * game.cells + royal];
+        if m.slides.0 != m.slides.1 || m.specials.0 != m.specials.1 || m.homing || game.walked[ck] || game.promotion[ck].is_some() || (game.any_no_check && game.no_check[ck]) {
+            return None;
+        }
+        let mut frozen = m.leap_quiet.or(m.leap_capture);
+        let destinations = m.leap_quiet.and_not(pos.occupied).or(m.leap_capture.and(pos.by_side[pos.to_move]));
+        let mut safe = 0;
+        if !destinations.is_empty() {
+            if game.tables.rules.royal_path_unattacked {
+                return None;
+            }
+            let lifted = pos.occupied.and_not(B::single(royal));
+            for d in destinations.iter() {
+                for line in game.lines_of(d) {
+                    let (passed, first) = game.slide(line.segments, lifted);
+                    frozen = frozen.or(passed).or(first.map_or(B::default(), B::single));
+                }
+                safe += !(pos.attacked_directly_by_enemy(game, d, side) || pos.attacked_along_lines_by_enemy(game, d, side, lifted)) as u64;
+            }
+        }
+        // Castling: rules without rights, or blocked by a piece of the side, stay shut.
+        for c in &game.castles[side] {
+            if !c.home.and_not(pos.virgin.and(pos.by_side[side])).is_empty() || c.empty.intersects(pos.by_side[side]) {
+                continue;
+            }
+            if !c.empty.intersects(pos.occupied) {
+                return None;
+            }
+            frozen = frozen.or(c.empty);
+        }
+        let lines = match kept {
+            Some(r) if !r.quiet(royal, pos.out) => return None,
+            Some(_) => B::default(),
+            None => game.line_reach[royal],
+        };
+        let mut watched = destinations;
+        watched.insert(royal);
+        Some(UntouchedChildren { total: counts.total() + safe, destinations, watched, frozen, lines })
+    }
+
+    /// Whether the child after `mv` (a legal move of `pos`) counts `total` moves: see the
+    /// module's comment.
+    #[inline(always)]
+    pub(crate) fn holds(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> bool {
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        let plain = match mv.kind {
+            MoveKind::Normal => true,
+            // (A step that sets en-passant cells: as long as no piece may capture there.)
+            MoveKind::EnPassantTarget => !self.ep_capture(game, pos, mv),
+            _ => false,
+        };
+        plain
+            && mv.promotion == NO_PROMOTION
+            && pos.board[to] == 0
+            && counts.untouched(from, to)
+            && !self.frozen.has(from)
+            && !self.frozen.has(to)
+            && match kept {
+                Some(r) => r.untouched(from, to),
+                None => !(self.lines.has(to) && pos.line_pieces[pos.to_move].has(from)),
+            }
+            && {
+                let ck = pos.board[from] as usize - 1;
+                !game.direct_from[ck * game.cells + to].intersects(self.watched) && !game.direct_from[ck * game.cells + from].intersects(self.destinations)
+            }
+    }
+
+    /// Whether a piece of the next side could capture en passant on the cells the step `mv`
+    /// passes (`Game::ep_capturers`, as `Position::ep_capturing` finds it in the child).
+    fn ep_capture(&self, game: &Game<B>, pos: &Position<B>, mv: Move) -> bool {
+        let side = 1 - pos.to_move;
+        game.rays[mv.aux as usize].must_empty.iter().any(|c| game.ep_capturers[c * game.sides + side].iter().any(|&(ck, from)| from.intersects(pos.by_ck[ck as usize])))
+    }
+
+    /// Perft's last ply below `pos`: the children after `moves`, each counted as `total` where
+    /// [`UntouchedChildren::holds`], else made and counted as `crate::perft` counts them, with
+    /// the royal lines `kept` for them, the destinations' attacks `destinations` and whether
+    /// royal pieces face each other, `faced`. (A function of its own: the children of the
+    /// positions with none untouched are counted as before, in perft's loop.)
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn count_children(&self, game: &Game<B>, pos: &mut Position<B>, scratch: &mut Vec<Move>, moves: &[Move], kept: Option<&RoyalLines<'_, B>>, destinations: Option<&KeptDestinations<B>>, faced: Option<bool>, counts: &KeptCounts<B>) -> u64 {
+        let mut n = 0;
+        for &mv in moves {
+            if self.holds(game, pos, kept, counts, mv) {
+                n += self.total;
+                if cfg!(debug_assertions) {
+                    let undo = pos.make_unsettled(game, mv, faced);
+                    let long = pos.count_legal_settling(game, scratch);
+                    pos.unmake(game, &undo);
+                    assert_eq!(long, self.total, "the count of an untouched child after {mv:?}");
+                }
+                continue;
+            }
+            let undo = pos.make_unsettled(game, mv, faced);
+            if let Some(d) = destinations {
+                pos.know_destinations(d, mv);
+            }
+            n += match kept.filter(|k| k.applies_after(mv)) {
+                Some(k) => pos.count_legal_settling_kept_counts(game, scratch, k, mv, counts),
+                None => pos.count_legal_settling_counts(game, scratch, counts, mv),
+            };
+            pos.unmake_inlined(game, &undo);
+        }
+        n
+    }
+}
