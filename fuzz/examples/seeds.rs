@@ -71,7 +71,7 @@ side white {
 }
 side black {
   forward S
-  setup { K d4  N a4  P b3 c3 }
+  setup { K a4  N d4  P b3 c3 }
   promote P to R N on rank 1
 }
 rules { stalemate draw  fifty-move 20  repetition 3 }
@@ -89,8 +89,8 @@ board {
 }
 piece King K royal { step all }
 piece Bishop B { slide diag }
-side white { forward N  setup { K a1  B b1 } }
-side black { forward S  setup { K c3  B b3 } }
+side white { forward N  setup { K a1  B c1 } }
+side black { forward S  setup { K c3  B a3 } }
 "#,
     ),
     (
