@@ -454,3 +454,21 @@ fn hash_counts_only_en_passant_that_can_be_taken() {
     let moved = engine.play(Some("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), &["Ke1-d1", "Ke8-d8", "Kd1-e1", "Kd8-e8"]).unwrap();
     assert_eq!(hash(&moved), hash("4k3/8/8/8/8/8/8/4K3 w - - 4 3"));
 }
+
+/// FEN reads en-passant cells as the general text does: a cell the victim passed must be
+/// empty (fuzzing found FEN accepting `d5` with a pawn on it, whose general text then failed
+/// to read back: fuzz/regressions/position/fen-en-passant-occupied).
+#[test]
+fn fen_en_passant_cells_must_be_empty() {
+    let engine = common::engine("examples/orthodox.orbis");
+    let orbis_runtime::Engine::Narrow(game) = &engine else { panic!("an 8x8 board is narrow") };
+    let read = |fen: &str| orbis_runtime::Position::parse(game, fen).map(|_| ()).map_err(|e| e.to_string());
+    // Black's d7-d5 passed d6: fine.
+    assert_eq!(read("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"), Ok(()));
+    // A white piece on d6 cannot stand on a cell a black pawn just passed.
+    let e = read("4k3/8/3N4/3pP3/8/8/8/4K3 w - d6 0 1").unwrap_err();
+    assert!(e.contains("cannot just have passed d6"), "{e}");
+    // Several cells run together (Fairy-Stockfish's form), one of them occupied.
+    let e = read("4k3/8/3N4/3pP3/8/8/8/4K3 w - d6d5 0 1").unwrap_err();
+    assert!(e.contains("cannot just have passed"), "{e}");
+}

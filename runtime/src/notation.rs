@@ -214,6 +214,7 @@ impl<B: CellSet> Position<B> {
                 }
             }
         }
+        pos.check_en_passant(game)?;
         pos.halfmove = match fields.get(4) {
             Some(s) => s.parse().map_err(|_| PositionError(format!("halfmove clock '{s}' is not a number")))?,
             None => 0,
@@ -262,6 +263,19 @@ impl<B: CellSet> Position<B> {
             }
         }
         err(format!("en-passant cell {} but no piece can just have passed it", game.cell_name(cell as u16)))
+    }
+
+    /// An error unless the en-passant cells, if any, are empty and were just passed by their
+    /// victim ([`Position::ep_passed`]): FEN and the general text read them alike.
+    fn check_en_passant(&self, game: &Game<B>) -> Result<(), PositionError> {
+        if self.ep_victim != NO_CELL && !self.ep_passed(game, self.ep_cells, self.ep_victim as usize) {
+            return err(format!(
+                "en passant: the piece on {} cannot just have passed {} with an en-passant-target move",
+                game.cell_name(self.ep_victim),
+                self.ep_cells.iter().map(|c| game.cell_name(c as u16)).collect::<Vec<_>>().join(",")
+            ));
+        }
+        Ok(())
     }
 
     /// Whether the piece on `victim`, of a side other than the one to move, can just have made an
@@ -514,13 +528,7 @@ impl<B: CellSet> Position<B> {
         if pos.ep_victim != NO_CELL && pos.board[pos.ep_victim as usize] == 0 {
             return err(format!("en-passant victim cell {} is empty", game.cell_name(pos.ep_victim)));
         }
-        if pos.ep_victim != NO_CELL && !pos.ep_passed(game, pos.ep_cells, pos.ep_victim as usize) {
-            return err(format!(
-                "en passant: the piece on {} cannot just have passed {} with an en-passant-target move",
-                game.cell_name(pos.ep_victim),
-                pos.ep_cells.iter().map(|c| game.cell_name(c as u16)).collect::<Vec<_>>().join(",")
-            ));
-        }
+        pos.check_en_passant(game)?;
         Ok(pos)
     }
 

@@ -365,6 +365,9 @@ impl Tables {
                 }
                 Attack::Line { cells, masks } => {
                     check_range(&field, "cells", cells, "the pool", pool_len)?;
+                    if cells.0 == cells.1 {
+                        return Err(invalid(field(), "an attack line has no cells".to_string()));
+                    }
                     let end = masks as u64 + (cells.1 - cells.0) as u64;
                     if end > self.masks.len() as u64 {
                         return Err(invalid(
