@@ -108,7 +108,11 @@ impl<'t> Perft<'t> {
                 // (`crate::untouched`).
                 let untouched = if game.untouched && counts.enabled { UntouchedChildren::new(game, pos, next, kept.as_ref(), counts) } else { None };
                 if let Some(u) = &untouched {
-                    n = u.count_children(game, pos, scratch, &moves, kept.as_ref(), destinations.as_ref(), faced, counts);
+                    n = if game.hands.is_some() {
+                        u.count_children::<true>(game, pos, scratch, &moves, kept.as_ref(), destinations.as_ref(), faced, counts)
+                    } else {
+                        u.count_children::<false>(game, pos, scratch, &moves, kept.as_ref(), destinations.as_ref(), faced, counts)
+                    };
                 } else {
                     match (facing_read.map(|(_, read)| read), kept) {
                         (read, kept) if read.is_some() || hops => {

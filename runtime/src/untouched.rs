@@ -8,9 +8,11 @@
 //! piece on those lines, brings none there) and no castling path still open to a move, that
 //! attacks neither the royal piece nor a destination directly from either of its cells, and
 //! after which no piece may capture en passant, leaves the next side with the same moves: the
-//! child's count is the kept counts' sum and the royal piece's, found without making the move
+//! child's count is the kept counts' sum and the royal piece's, with its drops (those here,
+//! and onto the cell the move left, less onto the cell it took), found without making the move
 //! (`UntouchedChildren::holds`). Only in games whose counts hold nothing else
-//! ([`counts_only`]); with a bare-king rule, while neither side is bare. Debug builds count
+//! ([`counts_only`]); with a bare-king rule, while neither side is bare; not while the next
+//! side holds a kind whose drop may not mate. Debug builds count
 //! every such child the long way too and compare (perft at depth 4 on every example and polygon
 //! board, at depth 5 on fourteen and the orthodox suites with debug assertions: none differed).
 
@@ -21,17 +23,27 @@ use crate::kept_destinations::KeptDestinations;
 use crate::pins::RoyalLines;
 use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
 
-/// Whether a count in `game` holds nothing but the pieces' moves and castling
-/// (`Game::untouched`): two sides, no stacks, hands, hops, winding rules, passes, goals or limit
-/// on checks.
+/// Whether a count in `game` holds nothing but the pieces' moves, castling and drops
+/// (`Game::untouched`): two sides, no stacks, hops, winding rules, passes, goals or limit on
+/// checks.
 pub(crate) fn counts_only<B: CellSet>(game: &Game<B>) -> bool {
-    game.sides == 2 && !game.stacks && game.hands.is_none() && !game.hopping && !game.winding && game.passing.is_none() && !game.goals && game.zobrist.checks.is_empty()
+    game.sides == 2 && !game.stacks && !game.hopping && !game.winding && game.passing.is_none() && !game.goals && game.zobrist.checks.is_empty()
 }
+
+/// The most kinds the next side may hold in its hand for its children to be counted without
+/// their move (`UntouchedChildren::drops`).
+const MAX_DROP_KINDS: usize = 8;
 
 /// What every child of one position shares, for [`UntouchedChildren::holds`].
 pub(crate) struct UntouchedChildren<B> {
-    /// The count of every child whose move holds: the sum of the next side's kept counts.
-    pub(crate) total: u64,
+    /// The count of every child whose move holds, but for its drops' two cells: the sum of the
+    /// next side's kept counts, its royal piece's moves and its drops here.
+    total: u64,
+    /// Per kind in the next side's hand: the cells it may be dropped on, whatever stands there
+    /// (`one-per-file` applied; a move of the other side changes neither): a child's drops are
+    /// those here, plus those onto the cell the move left, less those onto the cell it took.
+    drops: [B; MAX_DROP_KINDS],
+    drop_kinds: usize,
     /// The next side's royal piece's destinations; with its cell, the cells the move's piece
     /// must not attack directly from where it lands.
     destinations: B,
@@ -68,6 +80,31 @@ impl<B: CellSet> UntouchedChildren<B> {
         others.remove(royal);
         if !others.and_not(counts.cached()).is_empty() {
             return None;
+        }
+        // Drops: as the count finds them out of check (`Position::drops`); not of a kind whose
+        // drop may not mate (each judged by playing).
+        let (mut drops, mut drop_kinds, mut dropped) = ([B::default(); MAX_DROP_KINDS], 0, 0);
+        if let Some(h) = &game.hands {
+            let mut kinds = h.droppable;
+            while kinds != 0 {
+                let ck = side * game.kinds + kinds.trailing_zeros() as usize;
+                kinds &= kinds - 1;
+                if pos.hand[ck] == 0 {
+                    continue;
+                }
+                if h.no_mate[ck] || drop_kinds == MAX_DROP_KINDS {
+                    return None;
+                }
+                let mut cells = h.cells[ck];
+                if h.one_per_file[ck] {
+                    for c in pos.by_ck[ck].iter() {
+                        cells = cells.and_not(h.file[c]);
+                    }
+                }
+                dropped += cells.and_not(pos.occupied).count() as u64;
+                drops[drop_kinds] = cells;
+                drop_kinds += 1;
+            }
         }
         // The royal piece: leaps only (no promotion, no royal path rule where it has a move).
         // Its moves in a child are those here, judged on the same attacks, unless the move
@@ -112,11 +149,11 @@ impl<B: CellSet> UntouchedChildren<B> {
         };
         let mut watched = destinations;
         watched.insert(royal);
-        Some(UntouchedChildren { total: counts.total() + safe, destinations, watched, frozen, lines })
+        Some(UntouchedChildren { total: counts.total() + safe + dropped, drops, drop_kinds, destinations, watched, frozen, lines })
     }
 
-    /// Whether the child after `mv` (a legal move of `pos`) counts `total` moves: see the
-    /// module's comment.
+    /// Whether the child after `mv` (a legal move of `pos`) counts [`UntouchedChildren::count_after`]
+    /// moves: see the module's comment.
     #[inline(always)]
     pub(crate) fn holds(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> bool {
         let (from, to) = (mv.from as usize, mv.to as usize);
@@ -142,6 +179,22 @@ impl<B: CellSet> UntouchedChildren<B> {
             }
     }
 
+    /// The count of the child after `mv`, where [`UntouchedChildren::holds`]: `total`, with the
+    /// drops onto the cell the move left and without those onto the cell it took (`DROPS`: in
+    /// a game with hands; in the others the test cost orthodox 0.7 instructions a leaf).
+    #[inline(always)]
+    fn count_after<const DROPS: bool>(&self, mv: Move) -> u64 {
+        if !DROPS {
+            return self.total;
+        }
+        let (mut left, mut taken) = (0, 0);
+        for cells in &self.drops[..self.drop_kinds] {
+            left += cells.has(mv.from as usize) as u64;
+            taken += cells.has(mv.to as usize) as u64;
+        }
+        self.total + left - taken
+    }
+
     /// Whether a piece of the next side could capture en passant on the cells the step `mv`
     /// passes (`Game::ep_capturers`, as `Position::ep_capturing` finds it in the child).
     fn ep_capture(&self, game: &Game<B>, pos: &Position<B>, mv: Move) -> bool {
@@ -149,23 +202,24 @@ impl<B: CellSet> UntouchedChildren<B> {
         game.rays[mv.aux as usize].must_empty.iter().any(|c| game.ep_capturers[c * game.sides + side].iter().any(|&(ck, from)| from.intersects(pos.by_ck[ck as usize])))
     }
 
-    /// Perft's last ply below `pos`: the children after `moves`, each counted as `total` where
-    /// [`UntouchedChildren::holds`], else made and counted as `crate::perft` counts them, with
+    /// Perft's last ply below `pos`: the children after `moves`, each counted as
+    /// [`UntouchedChildren::count_after`] says where [`UntouchedChildren::holds`], else made and counted as `crate::perft` counts them, with
     /// the royal lines `kept` for them, the destinations' attacks `destinations` and whether
     /// royal pieces face each other, `faced`. (A function of its own: the children of the
     /// positions with none untouched are counted as before, in perft's loop.)
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn count_children(&self, game: &Game<B>, pos: &mut Position<B>, scratch: &mut Vec<Move>, moves: &[Move], kept: Option<&RoyalLines<'_, B>>, destinations: Option<&KeptDestinations<B>>, faced: Option<bool>, counts: &KeptCounts<B>) -> u64 {
+    pub(crate) fn count_children<const DROPS: bool>(&self, game: &Game<B>, pos: &mut Position<B>, scratch: &mut Vec<Move>, moves: &[Move], kept: Option<&RoyalLines<'_, B>>, destinations: Option<&KeptDestinations<B>>, faced: Option<bool>, counts: &KeptCounts<B>) -> u64 {
         let mut n = 0;
         for &mv in moves {
             if self.holds(game, pos, kept, counts, mv) {
-                n += self.total;
+                let count = self.count_after::<DROPS>(mv);
+                n += count;
                 if cfg!(debug_assertions) {
                     let undo = pos.make_unsettled(game, mv, faced);
                     let long = pos.count_legal_settling(game, scratch);
                     pos.unmake(game, &undo);
-                    assert_eq!(long, self.total, "the count of an untouched child after {mv:?}");
+                    assert_eq!(long, count, "the count of an untouched child after {mv:?}");
                 }
                 continue;
             }
