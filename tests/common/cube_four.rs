@@ -306,29 +306,7 @@ impl FourGame {
     /// The move alone, the turn passed to the next side in the game.
     fn make_only(&self, pos: &Pos4, mv: Move) -> Pos4 {
         let mut p = pos.clone();
-        let piece = p.board[mv.from].take().expect("a piece to move");
-        p.virgin[mv.from] = false;
-        p.virgin[mv.to] = false;
-        match mv.kind {
-            Kind::EnPassant(victim) => {
-                p.board[victim] = None;
-                p.virgin[victim] = false;
-            }
-            Kind::Castle(rf, rt) => {
-                let rook = p.board[rf].take().expect("a rook");
-                p.virgin[rf] = false;
-                p.board[rt] = Some(rook);
-            }
-            _ => {}
-        }
-        p.board[mv.to] = Some(match mv.promotion {
-            Some(k) => (piece.0, k),
-            None => piece,
-        });
-        p.ep = match mv.kind {
-            Kind::Double(passed) => Some((passed, mv.to)),
-            _ => None,
-        };
+        p.ep = move_pieces(&mut p.board, &mut p.virgin, mv);
         p.turn = Self::next_live(&p, p.turn);
         p
     }

@@ -48,6 +48,35 @@ pub struct Pos {
     pub turn: u8,
 }
 
+/// Plays `mv` on `board` and `virgin` (the piece moved or promoted, the victim of en passant
+/// taken, the rook of castling moved), as every game of the reference does; returns the
+/// en-passant cell and pawn it leaves, if any.
+pub fn move_pieces(board: &mut [Option<(u8, u8)>], virgin: &mut [bool], mv: Move) -> Option<(usize, usize)> {
+    let piece = board[mv.from].take().expect("a piece to move");
+    virgin[mv.from] = false;
+    virgin[mv.to] = false;
+    match mv.kind {
+        Kind::EnPassant(victim) => {
+            board[victim] = None;
+            virgin[victim] = false;
+        }
+        Kind::Castle(rf, rt) => {
+            let rook = board[rf].take().expect("a rook");
+            virgin[rf] = false;
+            board[rt] = Some(rook);
+        }
+        _ => {}
+    }
+    board[mv.to] = Some(match mv.promotion {
+        Some(k) => (piece.0, k),
+        None => piece,
+    });
+    match mv.kind {
+        Kind::Double(passed) => Some((passed, mv.to)),
+        _ => None,
+    }
+}
+
 /// A two-player game of the page: the 8x8 cube (castling, the board-5/6 pawn rule) or the 5x5.
 pub struct Game {
     pub cube: Cube,
@@ -444,29 +473,7 @@ impl Game {
 
     pub fn make(&self, pos: &Pos, mv: Move) -> Pos {
         let mut p = pos.clone();
-        let piece = p.board[mv.from].take().expect("a piece to move");
-        p.virgin[mv.from] = false;
-        p.virgin[mv.to] = false;
-        match mv.kind {
-            Kind::EnPassant(victim) => {
-                p.board[victim] = None;
-                p.virgin[victim] = false;
-            }
-            Kind::Castle(rf, rt) => {
-                let rook = p.board[rf].take().expect("a rook");
-                p.virgin[rf] = false;
-                p.board[rt] = Some(rook);
-            }
-            _ => {}
-        }
-        p.board[mv.to] = Some(match mv.promotion {
-            Some(k) => (piece.0, k),
-            None => piece,
-        });
-        p.ep = match mv.kind {
-            Kind::Double(passed) => Some((passed, mv.to)),
-            _ => None,
-        };
+        p.ep = move_pieces(&mut p.board, &mut p.virgin, mv);
         p.turn = 1 - p.turn;
         p
     }
