@@ -3,12 +3,15 @@
 //! counts its moves in each. Where that side has one royal piece, a leaper, and every other
 //! piece of it has its count kept (`crate::kept_counts`), the royal piece's moves are judged
 //! once here, on the attacks of this position, and a move that captures nothing, promotes
-//! nothing, touches no cell a kept count looked at, no cell of the royal piece's leaps, no cell
-//! a line to one of its destinations reads, no cell a royal line read (or, with no enemy line
-//! piece on those lines, brings none there) and no castling path still open to a move, that
-//! attacks neither the royal piece nor a destination directly from either of its cells, and
-//! after which no piece may capture en passant, leaves the next side with the same moves: the
-//! child's count is the kept counts' sum and the royal piece's, with its drops (those here,
+//! nothing, touches no cell a kept count looked at, no cell of the royal piece's leaps and no
+//! castling path still open to a move, that attacks neither the royal piece nor a destination
+//! directly from either of its cells, after which no piece may capture en passant, and that
+//! changes no line's answer (the royal piece's lines, for check and pins; the lines to an
+//! attacked destination; the lines to a safe one, where a line piece may attack), leaves the
+//! next side with the same moves. On the royal piece's lines and those to a safe destination,
+//! a piece that attacks along no line changes the answer only by moving off a cell where it
+//! uncovers a check, pin or attack: landing there, it only blocks.
+//! The child's count is the kept counts' sum and the royal piece's, with its drops (those here,
 //! and onto the cell the move left, less onto the cell it took), found without making the move
 //! (`UntouchedChildren::holds`). Only in games whose counts hold nothing else
 //! ([`counts_only`]); with a bare-king rule, while neither side is bare; not while the next
@@ -48,10 +51,16 @@ pub(crate) struct UntouchedChildren<B> {
     /// must not attack directly from where it lands.
     destinations: B,
     watched: B,
-    /// The cells no move may leave or land on: the royal piece's leaps' cells, the cells the
-    /// lines to its destinations read, and castling paths whose rights hold, blocked only by
-    /// the moving side's pieces (a move off one may open it).
+    /// The cells no move of a piece that attacks along no line may leave or land on: the royal
+    /// piece's leaps' cells, the cells the lines to its attacked destinations read (a piece
+    /// there may block the attack or uncover it), the pieces whose move away would uncover
+    /// an attack on a safe destination or a check or pin ([`RoyalLines::uncovering`]), and
+    /// castling paths whose rights hold, blocked only by the moving side's pieces (a move off
+    /// one may open it). Such a piece landing on a safe destination's line blocks it.
     frozen: B,
+    /// The cells no move of a line piece may leave or land on: `frozen` and every cell the
+    /// lines to the destinations read (out to their first piece), where it may attack.
+    frozen_line: B,
     /// With no kept royal lines (no enemy line piece on the royal piece's lines): the cells of
     /// those lines, where a line piece landing may check or pin. (Only out to their second
     /// piece: no board cheaper, Shatranj 0.3 instructions a leaf dearer.)
@@ -117,6 +126,7 @@ impl<B: CellSet> UntouchedChildren<B> {
             return None;
         }
         let mut frozen = m.leap_quiet.or(m.leap_capture);
+        let mut frozen_line = B::default();
         let destinations = m.leap_quiet.and_not(pos.occupied).or(m.leap_capture.and(pos.by_side[pos.to_move]));
         let mut safe = 0;
         if !destinations.is_empty() {
@@ -124,12 +134,26 @@ impl<B: CellSet> UntouchedChildren<B> {
                 return None;
             }
             let lifted = pos.occupied.and_not(B::single(royal));
+            let (theirs, their_lines) = (pos.by_side[pos.to_move], pos.line_pieces[pos.to_move]);
             for d in destinations.iter() {
+                let attacked = pos.attacked_directly_by_enemy(game, d, side) || pos.attacked_along_lines_by_enemy(game, d, side, lifted);
+                safe += !attacked as u64;
                 for line in game.lines_of(d) {
                     let (passed, first) = game.slide(line.segments, lifted);
-                    frozen = frozen.or(passed).or(first.map_or(B::default(), B::single));
+                    let read = passed.or(first.map_or(B::default(), B::single));
+                    if attacked {
+                        frozen = frozen.or(read);
+                        continue;
+                    }
+                    frozen_line = frozen_line.or(read);
+                    // (A piece of theirs first, with a line piece of theirs behind it, may
+                    // uncover an attack by moving away.)
+                    if let Some(f) = first.filter(|&f| theirs.has(f)) {
+                        if game.slide(line.segments, lifted.and_not(B::single(f))).1.is_some_and(|b| their_lines.has(b)) {
+                            frozen.insert(f);
+                        }
+                    }
                 }
-                safe += !(pos.attacked_directly_by_enemy(game, d, side) || pos.attacked_along_lines_by_enemy(game, d, side, lifted)) as u64;
             }
         }
         // Castling: rules without rights, or blocked by a piece of the side, stay shut.
@@ -144,12 +168,16 @@ impl<B: CellSet> UntouchedChildren<B> {
         }
         let lines = match kept {
             Some(r) if !r.quiet(royal, pos.out) => return None,
-            Some(_) => B::default(),
+            Some(r) => {
+                frozen = frozen.or(r.uncovering(game, pos, side));
+                B::default()
+            }
             None => game.line_reach[royal],
         };
         let mut watched = destinations;
         watched.insert(royal);
-        Some(UntouchedChildren { total: counts.total() + safe + dropped, drops, drop_kinds, destinations, watched, frozen, lines })
+        let frozen_line = frozen_line.or(frozen);
+        Some(UntouchedChildren { total: counts.total() + safe + dropped, drops, drop_kinds, destinations, watched, frozen, frozen_line, lines })
     }
 
     /// Whether the child after `mv` (a legal move of `pos`) counts [`UntouchedChildren::count_after`]
@@ -167,11 +195,18 @@ impl<B: CellSet> UntouchedChildren<B> {
             && mv.promotion == NO_PROMOTION
             && pos.board[to] == 0
             && counts.untouched(from, to)
-            && !self.frozen.has(from)
-            && !self.frozen.has(to)
-            && match kept {
-                Some(r) => r.untouched(from, to),
-                None => !(self.lines.has(to) && pos.line_pieces[pos.to_move].has(from)),
+            && {
+                // (A piece that attacks along no line neither checks nor pins by landing on a
+                // royal line, nor attacks a destination along its lines.)
+                let line_piece = pos.line_pieces[pos.to_move].has(from);
+                let frozen = if line_piece { &self.frozen_line } else { &self.frozen };
+                !frozen.has(from)
+                    && !frozen.has(to)
+                    && (!line_piece
+                        || match kept {
+                            Some(r) => r.untouched_by_line_piece(from, to),
+                            None => !self.lines.has(to),
+                        })
             }
             && {
                 let ck = pos.board[from] as usize - 1;
