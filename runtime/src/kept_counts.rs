@@ -13,7 +13,7 @@
 //! more: orthodox 65.0 against 61.8, Shatranj 75.5 against 70.3.)
 
 use crate::bits::CellSet;
-use crate::game::{leaps, Game};
+use crate::game::{leaps, Game, PieceMoves};
 use crate::position::{Move, MoveKind, Position};
 
 /// The fewest pieces a side keeps counts for (see [`KeptCounts::new`]).
@@ -39,6 +39,11 @@ pub(crate) struct KeptCounts<B> {
     len: usize,
     cell: [u16; MAX_KEPT],
     count: [u16; MAX_KEPT],
+    how: [Recount; MAX_KEPT],
+    /// The next side's targets in the position kept: those of its pieces, and of those that
+    /// cannot check ([`KeptCounts::after`]).
+    enemy: B,
+    enemy_unroyal: B,
     /// Per cell: the bit of the piece counted there.
     bit_of: Vec<u8>,
     /// The bits of the pieces with initial steps (`leaps::INITIAL`), and their cells: their
@@ -56,6 +61,51 @@ pub(crate) struct KeptCounts<B> {
     affected: Vec<Pieces>,
     /// The cells `affected` holds the pieces of: the others' are left 0 ([`KeptCounts::touched`]).
     touched: B,
+}
+
+/// How a kept piece's count is found again in a child where a plain move changed a cell it
+/// looks at ([`KeptCounts::after`]): as [`KeptCounts::keep`] found it, by [`by_set`], or not
+/// at all (`Made`: its child is made and counted).
+#[derive(Clone, Copy, PartialEq, Eq, Default)]
+enum Recount {
+    /// A plain leaper (`leaps::PLAIN`) with no hop rule.
+    #[default]
+    Leaper,
+    /// A pawn with initial steps (`leaps::INITIAL`).
+    Initial,
+    /// A piece with plain slides and plain leaps, no hop rule.
+    Rider,
+    /// Any other, or one that may promote.
+    Made,
+}
+
+/// The moves by set of the piece on `from` whose moves there are `m`, found as `how` says with
+/// the cells `occupied` occupied and `enemy` its targets, its moves beside them (initial steps,
+/// a slide back to its start) and its slides' reach.
+#[inline(always)]
+fn by_set<B: CellSet>(game: &Game<B>, pos: &Position<B>, m: &PieceMoves<B>, how: Recount, from: usize, occupied: B, enemy: B) -> (B, u64, B) {
+    let leaps = m.leap_quiet.and_not(occupied).or(m.leap_capture.and(enemy));
+    match how {
+        Recount::Initial => {
+            // Its initial steps while unmoved, as `Position::count_pieces` counts them.
+            let mut steps = 0;
+            if pos.virgin.has(from) {
+                for sp in &game.specials[m.specials.0 as usize..m.ep_only as usize] {
+                    steps += (!occupied.has(sp.to as usize) & !occupied.has(sp.pass as usize)) as u64;
+                }
+            }
+            (leaps, steps, B::default())
+        }
+        Recount::Rider => {
+            // (Most riders: the cells reached are its moves, as `piece_moves` finds them, read
+            // once. A slide back to the start reaches it: a stationary move, legal where counts
+            // are kept, out of check; Yapsan -15.4 instructions a leaf.)
+            let reach = game.slide_reach(m, occupied);
+            let home = (m.homing && reach.has(from)) as u64;
+            (m.leap_quiet.or(reach).and_not(occupied).or(m.leap_capture.or(reach).and(enemy)), home, reach)
+        }
+        _ => (leaps, 0, B::default()),
+    }
 }
 
 /// Per colored kind, the cells where its count may be kept (`Game::keep_cells`,
@@ -84,6 +134,9 @@ impl<B: CellSet> KeptCounts<B> {
             len: 0,
             cell: [0; MAX_KEPT],
             count: [0; MAX_KEPT],
+            how: [Recount::Leaper; MAX_KEPT],
+            enemy: B::default(),
+            enemy_unroyal: B::default(),
             bit_of: vec![0; cells],
             initial: 0,
             initial_cells: B::default(),
@@ -171,6 +224,7 @@ impl<B: CellSet> KeptCounts<B> {
             return;
         }
         let (enemy, enemy_unroyal) = pos.targets_of(game, side);
+        (self.enemy, self.enemy_unroyal) = (enemy, enemy_unroyal);
         let occupied = pos.occupied;
         // (The kinds present, `Position::present`: with many kinds, most have no piece.)
         let mut present = pos.present & game.side_cks[side];
@@ -184,40 +238,43 @@ impl<B: CellSet> KeptCounts<B> {
                 }
                 let i = self.len;
                 let m = &game.piece_moves[ck * game.cells + from];
-                let leaps = || m.leap_quiet.and_not(occupied).or(m.leap_capture.and(enemy));
                 let hops = game.walked[ck] && !game.hoppers[ck].is_empty();
+                let mut how = if m.leaper == leaps::PLAIN && !hops {
+                    Recount::Leaper
+                } else if m.leaper == leaps::INITIAL {
+                    Recount::Initial
+                } else if m.plain_slides && !hops {
+                    Recount::Rider
+                } else {
+                    Recount::Made
+                };
                 // Its destinations by set, its moves beside them (initial steps, a slide back
                 // to its start) and the cells they depend on.
-                let (t, more, deps) = if m.leaper == leaps::PLAIN && !hops {
-                    (leaps(), 0, m.leap_quiet.or(m.leap_capture))
-                } else if m.leaper == leaps::INITIAL {
-                    // Its initial steps while unmoved, as `Position::count_pieces` counts them.
-                    self.initial |= 1 << i;
-                    self.initial_cells.insert(from);
-                    let mut deps = m.leap_quiet.or(m.leap_capture);
-                    let mut steps = 0;
-                    if pos.virgin.has(from) {
-                        for sp in &game.specials[m.specials.0 as usize..m.ep_only as usize] {
-                            deps.insert(sp.to as usize);
-                            deps.insert(sp.pass as usize);
-                            steps += pos.initial_step_open(sp.to, sp.pass, None);
+                let (t, more, deps) = match how {
+                    Recount::Leaper => (by_set(game, pos, m, how, from, occupied, enemy).0, 0, m.leap_quiet.or(m.leap_capture)),
+                    Recount::Initial => {
+                        self.initial |= 1 << i;
+                        self.initial_cells.insert(from);
+                        let mut deps = m.leap_quiet.or(m.leap_capture);
+                        if pos.virgin.has(from) {
+                            for sp in &game.specials[m.specials.0 as usize..m.ep_only as usize] {
+                                deps.insert(sp.to as usize);
+                                deps.insert(sp.pass as usize);
+                            }
                         }
+                        let (t, steps, _) = by_set(game, pos, m, how, from, occupied, enemy);
+                        (t, steps, deps)
                     }
-                    (leaps(), steps, deps)
-                } else {
                     // (No special ray, no winding walk: nothing is listed.) The cells its slides
-                    // look at: those passed and each blocker, their reach; and those its hop
-                    // rules read (kept with hops: Grasshopper chess -27 instructions a leaf).
-                    let reach = game.slide_reach(m, occupied);
-                    let deps = m.leap_quiet.or(m.leap_capture).or(reach);
-                    if m.plain_slides && !hops {
-                        // (Most riders: the cells reached are its moves, as `piece_moves` finds
-                        // them, read once. A slide back to the start reaches it: a stationary
-                        // move, legal where counts are kept, out of check; Yapsan -15.4
-                        // instructions a leaf.)
-                        let home = (m.homing && reach.has(from)) as u64;
-                        (m.leap_quiet.or(reach).and_not(occupied).or(m.leap_capture.or(reach).and(enemy)), home, deps)
-                    } else {
+                    // look at: those passed and each blocker, their reach.
+                    Recount::Rider => {
+                        let (t, home, reach) = by_set(game, pos, m, how, from, occupied, enemy);
+                        (t, home, m.leap_quiet.or(m.leap_capture).or(reach))
+                    }
+                    // And those its hop rules read (kept with hops: Grasshopper chess -27
+                    // instructions a leaf).
+                    Recount::Made => {
+                        let deps = m.leap_quiet.or(m.leap_capture).or(game.slide_reach(m, occupied));
                         let (t, _, _) = pos.piece_moves::<false, false>(game, ck, from, enemy, false, &mut Vec::new());
                         (t, 0, if hops { deps.or(pos.hop_read_after_moves(game, ck, from)) } else { deps })
                     }
@@ -225,9 +282,13 @@ impl<B: CellSet> KeptCounts<B> {
                 // (Promotions as the count counts them: one move per choice, which without
                 // limits on the choices does not depend on the position.)
                 let n = match &game.promotion[ck] {
-                    Some(p) if m.may_promote => pos.count_by_set(game, ck, from, t, None, Some(p)),
+                    Some(p) if m.may_promote => {
+                        how = Recount::Made;
+                        pos.count_by_set(game, ck, from, t, None, Some(p))
+                    }
                     _ => t.count() as u64,
                 } + more;
+                self.how[i] = how;
                 self.cell[i] = from as u16;
                 self.count[i] = n as u16;
                 self.len += 1;
@@ -293,11 +354,50 @@ impl<B: CellSet> KeptCounts<B> {
         (held, n)
     }
 
-    /// Whether a plain move from `from` to `to` leaves every kept count holding (no piece
-    /// counted stands on either cell or looks at it; both cells marked, [`KeptCounts::touched`]).
+    /// The sum of the kept counts in the child after a plain move from `from` to `to` (in
+    /// `pos`, the position kept) that captures and promotes nothing and after which the next
+    /// side's pieces are neither in check nor pinned nor judged one by one (`crate::untouched`):
+    /// the counts that hold, and those of the pieces that look at either cell found again with
+    /// the move's two cells changed; `None` where one of those is not found so
+    /// ([`Recount::Made`]).
     #[inline(always)]
-    pub(crate) fn untouched(&self, from: usize, to: usize) -> bool {
-        self.affected[from] | self.affected[to] == 0
+    pub(crate) fn after(&self, game: &Game<B>, pos: &Position<B>, from: usize, to: usize) -> Option<u64> {
+        let lost = self.affected[from] | self.affected[to];
+        if lost == 0 {
+            return Some(self.total);
+        }
+        self.recount(game, pos, from, to, lost)
+    }
+
+    /// [`KeptCounts::after`] where the pieces `lost` look at the move's cells.
+    #[inline(never)]
+    fn recount(&self, game: &Game<B>, pos: &Position<B>, from: usize, to: usize, mut lost: Pieces) -> Option<u64> {
+        let mut occupied = pos.occupied;
+        occupied.remove(from);
+        occupied.insert(to);
+        // (The piece moved stays a target, or not, on its new cell.)
+        let moved = |mut targets: B| {
+            if targets.has(from) {
+                targets.remove(from);
+                targets.insert(to);
+            }
+            targets
+        };
+        let (enemy, enemy_unroyal) = (moved(self.enemy), moved(self.enemy_unroyal));
+        let mut n = self.total;
+        while lost != 0 {
+            let i = lost.trailing_zeros() as usize;
+            lost &= lost - 1;
+            if self.how[i] == Recount::Made {
+                return None;
+            }
+            let c = self.cell[i] as usize;
+            let ck = pos.board[c] as usize - 1;
+            let enemy = if game.any_no_check && game.no_check[ck] { enemy_unroyal } else { enemy };
+            let (t, more, _) = by_set(game, pos, &game.piece_moves[ck * game.cells + c], self.how[i], c, occupied, enemy);
+            n = n - self.count[i] as u64 + t.count() as u64 + more;
+        }
+        Some(n)
     }
 
     /// The cells of the pieces counted.

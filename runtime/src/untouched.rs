@@ -39,9 +39,10 @@ const MAX_DROP_KINDS: usize = 8;
 
 /// What every child of one position shares, for [`UntouchedChildren::holds`].
 pub(crate) struct UntouchedChildren<B> {
-    /// The count of every child whose move holds, but for its drops' two cells: the sum of the
-    /// next side's kept counts, its royal piece's moves and its drops here.
-    total: u64,
+    /// The count of every child whose move holds, but for its kept counts
+    /// (`KeptCounts::after`) and its drops' two cells: its royal piece's moves and its drops
+    /// here.
+    rest: u64,
     /// Per kind in the next side's hand: the cells it may be dropped on, whatever stands there
     /// (`one-per-file` applied; a move of the other side changes neither): a child's drops are
     /// those here, plus those onto the cell the move left, less those onto the cell it took.
@@ -177,13 +178,13 @@ impl<B: CellSet> UntouchedChildren<B> {
         let mut watched = destinations;
         watched.insert(royal);
         let frozen_line = frozen_line.or(frozen);
-        Some(UntouchedChildren { total: counts.total() + safe + dropped, drops, drop_kinds, destinations, watched, frozen, frozen_line, lines })
+        Some(UntouchedChildren { rest: safe + dropped, drops, drop_kinds, destinations, watched, frozen, frozen_line, lines })
     }
 
     /// Whether the child after `mv` (a legal move of `pos`) counts [`UntouchedChildren::count_after`]
     /// moves: see the module's comment.
     #[inline(always)]
-    pub(crate) fn holds(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> bool {
+    pub(crate) fn holds(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, mv: Move) -> bool {
         let (from, to) = (mv.from as usize, mv.to as usize);
         let plain = match mv.kind {
             MoveKind::Normal => true,
@@ -194,7 +195,6 @@ impl<B: CellSet> UntouchedChildren<B> {
         plain
             && mv.promotion == NO_PROMOTION
             && pos.board[to] == 0
-            && counts.untouched(from, to)
             && {
                 // (A piece that attacks along no line neither checks nor pins by landing on a
                 // royal line, nor attacks a destination along its lines.)
@@ -214,20 +214,21 @@ impl<B: CellSet> UntouchedChildren<B> {
             }
     }
 
-    /// The count of the child after `mv`, where [`UntouchedChildren::holds`]: `total`, with the
-    /// drops onto the cell the move left and without those onto the cell it took (`DROPS`: in
-    /// a game with hands; in the others the test cost orthodox 0.7 instructions a leaf).
+    /// The count of the child after `mv`, where [`UntouchedChildren::holds`] and its kept
+    /// counts sum to `kept_sum`: `rest` and `kept_sum`, with the drops onto the cell the move
+    /// left and without those onto the cell it took (`DROPS`: in a game with hands; in the
+    /// others the test cost orthodox 0.7 instructions a leaf).
     #[inline(always)]
-    fn count_after<const DROPS: bool>(&self, mv: Move) -> u64 {
+    fn count_after<const DROPS: bool>(&self, mv: Move, kept_sum: u64) -> u64 {
         if !DROPS {
-            return self.total;
+            return self.rest + kept_sum;
         }
         let (mut left, mut taken) = (0, 0);
         for cells in &self.drops[..self.drop_kinds] {
             left += cells.has(mv.from as usize) as u64;
             taken += cells.has(mv.to as usize) as u64;
         }
-        self.total + left - taken
+        self.rest + kept_sum + left - taken
     }
 
     /// Whether a piece of the next side could capture en passant on the cells the step `mv`
@@ -247,8 +248,8 @@ impl<B: CellSet> UntouchedChildren<B> {
     pub(crate) fn count_children<const DROPS: bool>(&self, game: &Game<B>, pos: &mut Position<B>, scratch: &mut Vec<Move>, moves: &[Move], kept: Option<&RoyalLines<'_, B>>, destinations: Option<&KeptDestinations<B>>, faced: Option<bool>, counts: &KeptCounts<B>) -> u64 {
         let mut n = 0;
         for &mv in moves {
-            if self.holds(game, pos, kept, counts, mv) {
-                let count = self.count_after::<DROPS>(mv);
+            if let Some(kept_sum) = self.holds(game, pos, kept, mv).then(|| counts.after(game, pos, mv.from as usize, mv.to as usize)).flatten() {
+                let count = self.count_after::<DROPS>(mv, kept_sum);
                 n += count;
                 if cfg!(debug_assertions) {
                     let undo = pos.make_unsettled(game, mv, faced);
