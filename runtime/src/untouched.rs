@@ -27,10 +27,11 @@ use crate::pins::RoyalLines;
 use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
 
 /// Whether a count in `game` holds nothing but the pieces' moves, castling and drops
-/// (`Game::untouched`): two sides, no stacks, hops, winding rules, passes, goals or limit on
-/// checks.
+/// (`Game::untouched`): two sides, no stacks, hops, winding rules or passes. (Goals hold in a
+/// child as in its parent, not ended, after a move that captures nothing, checks nothing and
+/// lands on no cell the side wins by reaching: `UntouchedChildren::new`.)
 pub(crate) fn counts_only<B: CellSet>(game: &Game<B>) -> bool {
-    game.sides == 2 && !game.stacks && !game.hopping && !game.winding && game.passing.is_none() && !game.goals && game.zobrist.checks.is_empty()
+    game.sides == 2 && !game.stacks && !game.hopping && !game.winding && game.passing.is_none()
 }
 
 /// The most kinds the next side may hold in its hand for its children to be counted without
@@ -175,6 +176,10 @@ impl<B: CellSet> UntouchedChildren<B> {
             }
             None => game.line_reach[royal],
         };
+        // (A move onto a cell its side wins by reaching ends the game.)
+        for &(_, cells) in &game.reach[pos.to_move] {
+            frozen = frozen.or(cells);
+        }
         let mut watched = destinations;
         watched.insert(royal);
         let frozen_line = frozen_line.or(frozen);
