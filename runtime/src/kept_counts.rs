@@ -17,7 +17,7 @@ use crate::game::{leaps, Game, PieceMoves};
 use crate::position::{Move, MoveKind, Position};
 
 /// The fewest pieces a side keeps counts for (see [`KeptCounts::new`]).
-const MIN_KEPT: usize = 5;
+const MIN_KEPT: usize = 3;
 
 /// The most pieces a position keeps counts for: a piece is a bit of a [`Pieces`] (a side's
 /// pieces past it are counted as in any other position).
@@ -118,15 +118,13 @@ pub(crate) fn keep_cells<B: CellSet>(game: &Game<B>) -> Vec<B> {
 
 impl<B: CellSet> KeptCounts<B> {
     /// Keeping counts pays where each side has at least `MIN_KEPT` pieces to keep, judged from
-    /// `pos`, the count's root (with four, keeping cost Minishogi 0.9 instructions a leaf and
-    /// saved nothing). With any number of sides: the next side's targets are those it may
+    /// `pos`, the count's root (with five, before the children counted without their move,
+    /// `crate::untouched`, fewer did not pay; since, three: the 8x8 middle join, four pieces a
+    /// side, 62.6 -> 56.5 instructions a leaf, orthodox position 3 -18%). With any number of sides: the next side's targets are those it may
     /// capture in the position kept (`Position::targets_of`, cannot-check pieces' without the
     /// royal ones).
     pub(crate) fn new(game: &Game<B>, pos: &Position<B>) -> Self {
-        // (A promotion limited by the kinds captured counts the side's pieces, hidden ones too:
-        // `KeptCounts::hide`.)
-        let enabled = game.promotion.iter().flatten().all(|p| p.limit.iter().all(|&l| l == u32::MAX))
-            && (0..game.sides).all(|s| pos.is_out(s) || Self::keepable_pieces(game, pos, s) >= MIN_KEPT);
+        let enabled = (0..game.sides).all(|s| pos.is_out(s) || Self::keepable_pieces(game, pos, s) >= MIN_KEPT);
         let cells = if enabled { game.cells } else { 0 };
         KeptCounts {
             enabled,
@@ -160,8 +158,8 @@ impl<B: CellSet> KeptCounts<B> {
     /// only (no special ray, no winding rule whose zone holds `from`, no slide back to its
     /// start but a plain one, whose stationary move is found from the reach, and not with
     /// stacks), that is not royal (a royal piece's moves are judged one by one). A piece that may
-    /// promote is kept too: its promotions count one move per choice, and `new` keeps nothing
-    /// where choices have limits.
+    /// promote is kept too, its promotions one move per choice, unless the choices are limited
+    /// by the kinds captured.
     #[inline(always)]
     fn keepable(game: &Game<B>, ck: usize, from: usize) -> bool {
         let m = &game.piece_moves[ck * game.cells + from];
@@ -170,7 +168,10 @@ impl<B: CellSet> KeptCounts<B> {
         let winds_here = game.walked[ck] && game.winders[ck].iter().any(|w| w.zone.has(from));
         let hops = game.walked[ck] && !game.hoppers[ck].is_empty();
         let rider = (m.leaper == leaps::NO || hops && m.leaper == leaps::PLAIN) && m.specials.0 == m.specials.1 && (!m.homing || m.plain_slides && !game.stacks) && !winds_here;
-        (m.leaper != leaps::NO && !hops || rider) && !game.royal[ck]
+        // (A promotion whose choices are limited by the kinds captured counts differently after
+        // a capture: not kept where the piece may promote.)
+        let limited = m.may_promote && game.promotion[ck].as_ref().is_some_and(|p| p.limit.iter().any(|&l| l != u32::MAX));
+        (m.leaper != leaps::NO && !hops || rider) && !game.royal[ck] && !limited
     }
 
     /// The cells whose pieces looking at them [`KeptCounts::keep`] must mark, for the children
