@@ -27,11 +27,11 @@ use crate::pins::RoyalLines;
 use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
 
 /// Whether a count in `game` holds nothing but the pieces' moves, castling and drops
-/// (`Game::untouched`): two sides, no stacks, hops, winding rules or passes. (Goals hold in a
+/// (`Game::untouched`): no stacks, hops, winding rules or passes. (Goals hold in a
 /// child as in its parent, not ended, after a move that captures nothing, checks nothing and
 /// lands on no cell the side wins by reaching: `UntouchedChildren::new`.)
 pub(crate) fn counts_only<B: CellSet>(game: &Game<B>) -> bool {
-    game.sides == 2 && !game.stacks && !game.hopping && !game.winding && game.passing.is_none()
+    !game.stacks && !game.hopping && !game.winding && game.passing.is_none()
 }
 
 /// The most kinds the next side may hold in its hand for its children to be counted without
@@ -49,6 +49,8 @@ pub(crate) struct UntouchedChildren<B> {
     /// those here, plus those onto the cell the move left, less those onto the cell it took.
     drops: [B; MAX_DROP_KINDS],
     drop_kinds: usize,
+    /// The next side.
+    side: usize,
     /// The next side's royal piece's destinations; with its cell, the cells the move's piece
     /// must not attack directly from where it lands.
     destinations: B,
@@ -122,6 +124,11 @@ impl<B: CellSet> UntouchedChildren<B> {
         // leaves or lands on one of its leaps' cells, or on a cell that a line to one of its
         // destinations reads out to its first piece (the royal piece lifted), or attacks a
         // destination directly from either cell (`holds`).
+        // (With more than two sides, a third may have checked it: its moves are judged one by
+        // one.)
+        if game.sides > 2 && pos.attacked_by_enemy(game, royal, side) {
+            return None;
+        }
         let ck = pos.board[royal] as usize - 1;
         let m = &game.piece_moves[ck * game.cells + royal];
         if m.slides.0 != m.slides.1 || m.specials.0 != m.specials.1 || m.homing || game.walked[ck] || game.promotion[ck].is_some() || (game.any_no_check && game.no_check[ck]) {
@@ -129,14 +136,14 @@ impl<B: CellSet> UntouchedChildren<B> {
         }
         let mut frozen = m.leap_quiet.or(m.leap_capture);
         let mut frozen_line = B::default();
-        let destinations = m.leap_quiet.and_not(pos.occupied).or(m.leap_capture.and(pos.by_side[pos.to_move]));
+        let destinations = m.leap_quiet.and_not(pos.occupied).or(m.leap_capture.and(pos.targets_of(game, side).0));
         let mut safe = 0;
         if !destinations.is_empty() {
             if game.tables.rules.royal_path_unattacked {
                 return None;
             }
             let lifted = pos.occupied.and_not(B::single(royal));
-            let (theirs, their_lines) = (pos.by_side[pos.to_move], pos.line_pieces[pos.to_move]);
+            let (theirs, enemy_lines) = (pos.by_side[pos.to_move], pos.enemy_line_pieces(game, side));
             for d in destinations.iter() {
                 let attacked = pos.attacked_directly_by_enemy(game, d, side) || pos.attacked_along_lines_by_enemy(game, d, side, lifted);
                 safe += !attacked as u64;
@@ -148,10 +155,10 @@ impl<B: CellSet> UntouchedChildren<B> {
                         continue;
                     }
                     frozen_line = frozen_line.or(read);
-                    // (A piece of theirs first, with a line piece of theirs behind it, may
-                    // uncover an attack by moving away.)
+                    // (A piece of theirs first, with an enemy line piece behind it, may uncover
+                    // an attack by moving away.)
                     if let Some(f) = first.filter(|&f| theirs.has(f)) {
-                        if game.slide(line.segments, lifted.and_not(B::single(f))).1.is_some_and(|b| their_lines.has(b)) {
+                        if game.slide(line.segments, lifted.and_not(B::single(f))).1.is_some_and(|b| enemy_lines.has(b)) {
                             frozen.insert(f);
                         }
                     }
@@ -183,7 +190,7 @@ impl<B: CellSet> UntouchedChildren<B> {
         let mut watched = destinations;
         watched.insert(royal);
         let frozen_line = frozen_line.or(frozen);
-        Some(UntouchedChildren { rest: safe + dropped, drops, drop_kinds, destinations, watched, frozen, frozen_line, lines })
+        Some(UntouchedChildren { rest: safe + dropped, drops, drop_kinds, side, destinations, watched, frozen, frozen_line, lines })
     }
 
     /// Whether the child after `mv` (a legal move of `pos`) counts [`UntouchedChildren::count_after`]
@@ -239,8 +246,7 @@ impl<B: CellSet> UntouchedChildren<B> {
     /// Whether a piece of the next side could capture en passant on the cells the step `mv`
     /// passes (`Game::ep_capturers`, as `Position::ep_capturing` finds it in the child).
     fn ep_capture(&self, game: &Game<B>, pos: &Position<B>, mv: Move) -> bool {
-        let side = 1 - pos.to_move;
-        game.rays[mv.aux as usize].must_empty.iter().any(|c| game.ep_capturers[c * game.sides + side].iter().any(|&(ck, from)| from.intersects(pos.by_ck[ck as usize])))
+        game.rays[mv.aux as usize].must_empty.iter().any(|c| game.ep_capturers[c * game.sides + self.side].iter().any(|&(ck, from)| from.intersects(pos.by_ck[ck as usize])))
     }
 
     /// Perft's last ply below `pos`: the children after `moves`, each counted as
@@ -260,7 +266,7 @@ impl<B: CellSet> UntouchedChildren<B> {
                     let undo = pos.make_unsettled(game, mv, faced);
                     let long = pos.count_legal_settling(game, scratch);
                     pos.unmake(game, &undo);
-                    assert_eq!(long, count, "the count of an untouched child after {mv:?}");
+                    assert_eq!(long, count, "the count of an untouched child after {mv:?} in {}", pos.to_general(game));
                 }
                 continue;
             }
