@@ -81,9 +81,19 @@ enum Recount {
 
 /// The moves by set of the piece on `from` whose moves there are `m`, found as `how` says with
 /// the cells `occupied` occupied and `enemy` its targets, its moves beside them (initial steps,
-/// a slide back to its start) and its slides' reach.
+/// a slide back to its start) and its slides' reach; pinned, only those onto the cells
+/// `within` (as `Position::count_pinned` counts them).
 #[inline(always)]
-fn by_set<B: CellSet>(game: &Game<B>, pos: &Position<B>, m: &PieceMoves<B>, how: Recount, from: usize, occupied: B, enemy: B) -> (B, u64, B) {
+#[allow(clippy::too_many_arguments)]
+fn by_set<B: CellSet>(game: &Game<B>, pos: &Position<B>, m: &PieceMoves<B>, how: Recount, from: usize, occupied: B, enemy: B, within: Option<B>) -> (B, u64, B) {
+    let (t, more, reach) = by_set_free(game, pos, m, how, from, occupied, enemy, within);
+    (within.map_or(t, |w| t.and(w)), more, reach)
+}
+
+/// [`by_set`], its targets not yet cut to `within`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn by_set_free<B: CellSet>(game: &Game<B>, pos: &Position<B>, m: &PieceMoves<B>, how: Recount, from: usize, occupied: B, enemy: B, within: Option<B>) -> (B, u64, B) {
     let leaps = m.leap_quiet.and_not(occupied).or(m.leap_capture.and(enemy));
     match how {
         Recount::Initial => {
@@ -91,7 +101,7 @@ fn by_set<B: CellSet>(game: &Game<B>, pos: &Position<B>, m: &PieceMoves<B>, how:
             let mut steps = 0;
             if pos.virgin.has(from) {
                 for sp in &game.specials[m.specials.0 as usize..m.ep_only as usize] {
-                    steps += (!occupied.has(sp.to as usize) & !occupied.has(sp.pass as usize)) as u64;
+                    steps += (!occupied.has(sp.to as usize) & !occupied.has(sp.pass as usize) & within.is_none_or(|w| w.has(sp.to as usize))) as u64;
                 }
             }
             (leaps, steps, B::default())
@@ -252,7 +262,7 @@ impl<B: CellSet> KeptCounts<B> {
                 // Its destinations by set, its moves beside them (initial steps, a slide back
                 // to its start) and the cells they depend on.
                 let (t, more, deps) = match how {
-                    Recount::Leaper => (by_set(game, pos, m, how, from, occupied, enemy).0, 0, m.leap_quiet.or(m.leap_capture)),
+                    Recount::Leaper => (by_set(game, pos, m, how, from, occupied, enemy, None).0, 0, m.leap_quiet.or(m.leap_capture)),
                     Recount::Initial => {
                         self.initial |= 1 << i;
                         self.initial_cells.insert(from);
@@ -263,13 +273,13 @@ impl<B: CellSet> KeptCounts<B> {
                                 deps.insert(sp.pass as usize);
                             }
                         }
-                        let (t, steps, _) = by_set(game, pos, m, how, from, occupied, enemy);
+                        let (t, steps, _) = by_set(game, pos, m, how, from, occupied, enemy, None);
                         (t, steps, deps)
                     }
                     // (No special ray, no winding walk: nothing is listed.) The cells its slides
                     // look at: those passed and each blocker, their reach.
                     Recount::Rider => {
-                        let (t, home, reach) = by_set(game, pos, m, how, from, occupied, enemy);
+                        let (t, home, reach) = by_set(game, pos, m, how, from, occupied, enemy, None);
                         (t, home, m.leap_quiet.or(m.leap_capture).or(reach))
                     }
                     // And those its hop rules read (kept with hops: Grasshopper chess -27
@@ -367,12 +377,23 @@ impl<B: CellSet> KeptCounts<B> {
         if lost == 0 {
             return Some(self.total);
         }
-        self.recount(game, pos, from, to, lost)
+        self.recount::<false>(game, pos, from, to, lost, None)
     }
 
-    /// [`KeptCounts::after`] where the pieces `lost` look at the move's cells.
+    /// [`KeptCounts::after`] where the move leaves one piece pinned (`pin`: its cell and the
+    /// cells it is pinned to): its count found again pinned.
     #[inline(never)]
-    fn recount(&self, game: &Game<B>, pos: &Position<B>, from: usize, to: usize, mut lost: Pieces) -> Option<u64> {
+    pub(crate) fn after_pinned(&self, game: &Game<B>, pos: &Position<B>, from: usize, to: usize, pin: (usize, B)) -> Option<u64> {
+        if !self.cached.has(pin.0) {
+            return None;
+        }
+        let lost = self.affected[from] | self.affected[to] | 1 << self.bit_of[pin.0];
+        self.recount::<true>(game, pos, from, to, lost, Some(pin))
+    }
+
+    /// [`KeptCounts::after`] where the pieces `lost` look at the move's cells or are pinned.
+    #[inline(never)]
+    fn recount<const PINNED: bool>(&self, game: &Game<B>, pos: &Position<B>, from: usize, to: usize, mut lost: Pieces, pin: Option<(usize, B)>) -> Option<u64> {
         let mut occupied = pos.occupied;
         occupied.remove(from);
         occupied.insert(to);
@@ -395,7 +416,8 @@ impl<B: CellSet> KeptCounts<B> {
             let c = self.cell[i] as usize;
             let ck = pos.board[c] as usize - 1;
             let enemy = if game.any_no_check && game.no_check[ck] { enemy_unroyal } else { enemy };
-            let (t, more, _) = by_set(game, pos, &game.piece_moves[ck * game.cells + c], self.how[i], c, occupied, enemy);
+            let within = if PINNED { pin.filter(|&(p, _)| p == c).map(|(_, cells)| cells) } else { None };
+            let (t, more, _) = by_set(game, pos, &game.piece_moves[ck * game.cells + c], self.how[i], c, occupied, enemy, within);
             n = n - self.count[i] as u64 + t.count() as u64 + more;
         }
         Some(n)

@@ -157,24 +157,28 @@ impl<B: CellSet> RoyalLines<'_, B> {
 
     /// In `pos`, where they were found for `side`: the other side's pieces whose move away
     /// would uncover a check or a pin, on a line with an enemy line piece the one where the
-    /// walk stopped, with a line attacker behind it (without the answer line by line, every
-    /// other side's piece a walk read). Found only where asked (`crate::untouched`): found
-    /// with the lines, it cost Boholy, whose children never use it, 0.9 instructions a leaf.
-    pub(crate) fn uncovering(&self, game: &Game<B>, pos: &Position<B>, side: usize) -> B {
+    /// walk stopped, with a line attacker behind it, each given to `add` with the cells where
+    /// it would block the line again (`None`: none known; without the answer line by line,
+    /// every other side's piece a walk read) and the piece it would leave pinned to those
+    /// cells, if any. Found only where asked (`crate::untouched`): found with the lines, it
+    /// cost Boholy, whose children never use it, 0.9 instructions a leaf.
+    pub(crate) fn uncovering(&self, game: &Game<B>, pos: &Position<B>, side: usize, mut add: impl FnMut(usize, Option<B>, Option<usize>)) {
         let Some(per_line) = &self.lines else {
-            return self.read.and_not(pos.by_side[side]).and(pos.occupied);
+            self.read.and_not(pos.by_side[side]).and(pos.occupied).each(|x| add(x, None, None));
+            return;
         };
         let sliders = pos.enemy_line_pieces(game, side);
-        let mut uncovering = B::default();
         for i in Bits(self.slider_lines) {
             if let Some(x) = per_line[i].read.and(pos.occupied).and_not(pos.by_side[side]).iter().next() {
-                let (c, pin) = pos.walk_line::<false>(game, &self.royal_lines[i], side, sliders, pos.occupied.and_not(B::single(x)), &mut B::default());
-                if c || pin.is_some() {
-                    uncovering.insert(x);
+                // (A pin's cells run from the royal piece to the pinner: landing between, it
+                // blocks again.)
+                match pos.walk_line::<false>(game, &self.royal_lines[i], side, sliders, pos.occupied.and_not(B::single(x)), &mut B::default()) {
+                    (true, _) => add(x, None, None),
+                    (false, Some((pinned, segment))) => add(x, Some(segment), Some(pinned)),
+                    (false, None) => {}
                 }
             }
         }
-        uncovering
     }
 }
 

@@ -1,23 +1,26 @@
-//! Perft's last ply without playing the move, where the move cannot change the count. Above the
-//! last ply, the children are the positions after each move of the side to move; the next side
-//! counts its moves in each. Where that side has one royal piece, a leaper, and every other
-//! piece of it has its count kept (`crate::kept_counts`), the royal piece's moves are judged
-//! once here, on the attacks of this position, and a move that captures nothing, promotes
-//! nothing, touches no cell a kept count looked at, no cell of the royal piece's leaps and no
-//! castling path still open to a move, that attacks neither the royal piece nor a destination
-//! directly from either of its cells, after which no piece may capture en passant, and that
-//! changes no line's answer (the royal piece's lines, for check and pins; the lines to an
-//! attacked destination; the lines to a safe one, where a line piece may attack), leaves the
-//! next side with the same moves. On the royal piece's lines and those to a safe destination,
-//! a piece that attacks along no line changes the answer only by moving off a cell where it
-//! uncovers a check, pin or attack: landing there, it only blocks.
-//! The child's count is the kept counts' sum and the royal piece's, with its drops (those here,
-//! and onto the cell the move left, less onto the cell it took), found without making the move
+//! Perft's last ply without playing the move, where the move changes the count in ways known
+//! in advance. Above the last ply, the children are the positions after each move of the side
+//! to move; the next side counts its moves in each. Where that side has one royal piece, a
+//! leaper, and every other piece of it has its count kept (`crate::kept_counts`), the royal
+//! piece's moves are judged once here, on the attacks of this position. A move that captures
+//! nothing, promotes nothing, touches no cell of the royal piece's leaps, no castling path
+//! still open to a move and no cell its side wins by reaching, attacks neither the royal
+//! piece nor a destination directly from either of its cells, after which no piece may
+//! capture en passant, and that changes no line's answer (the royal piece's lines, for check
+//! and pins; the lines to an attacked destination; the lines to a safe one, where a line piece
+//! may attack) leaves the royal piece with the same moves. On the royal piece's lines and
+//! those to a safe destination, a piece that attacks along no line changes the answer only
+//! by moving off a cell where it uncovers a check, pin or attack, and not to a cell where it
+//! blocks again: landing, it only blocks. Such a child's count is the royal piece's, the
+//! kept counts' (those the move touched found again with its two cells changed, and a piece
+//! it leaves pinned counted pinned: `KeptCounts::after`), and the drops (those here, and onto
+//! the cell the move left, less onto the cell it took), found without making the move
 //! (`UntouchedChildren::holds`). Only in games whose counts hold nothing else
-//! ([`counts_only`]); with a bare-king rule, while neither side is bare; not while the next
-//! side holds a kind whose drop may not mate. Debug builds count
-//! every such child the long way too and compare (perft at depth 4 on every example and polygon
-//! board, at depth 5 on fourteen and the orthodox suites with debug assertions: none differed).
+//! ([`counts_only`]); with a bare-king rule, while neither side is bare; with more than two
+//! sides, while no third side checks the next; not while the next side holds a kind whose
+//! drop may not mate. Debug builds count every such child the long way too and compare
+//! (perft at depth 4 on every example and polygon board, at depth 5 on 25 and the orthodox
+//! suite, the four-player cube's playouts: none differed).
 
 use crate::bits::CellSet;
 use crate::game::Game;
@@ -33,6 +36,13 @@ use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
 pub(crate) fn counts_only<B: CellSet>(game: &Game<B>) -> bool {
     !game.stacks && !game.hopping && !game.winding && game.passing.is_none()
 }
+
+/// The most pieces whose move away may uncover an attack that a position lists with the cells
+/// where they would block again (`UntouchedChildren::uncovering`); past them, a piece is frozen.
+const MAX_UNCOVERING: usize = 4;
+
+/// No piece pinned (`UntouchedChildren::uncovering`).
+const NO_PIN: u16 = u16::MAX;
 
 /// The most kinds the next side may hold in its hand for its children to be counted without
 /// their move (`UntouchedChildren::drops`).
@@ -57,11 +67,19 @@ pub(crate) struct UntouchedChildren<B> {
     watched: B,
     /// The cells no move of a piece that attacks along no line may leave or land on: the royal
     /// piece's leaps' cells, the cells the lines to its attacked destinations read (a piece
-    /// there may block the attack or uncover it), the pieces whose move away would uncover
-    /// an attack on a safe destination or a check or pin ([`RoyalLines::uncovering`]), and
-    /// castling paths whose rights hold, blocked only by the moving side's pieces (a move off
-    /// one may open it). Such a piece landing on a safe destination's line blocks it.
+    /// there may block the attack or uncover it), and castling paths whose rights hold,
+    /// blocked only by the moving side's pieces (a move off one may open it). Such a piece
+    /// landing on a safe destination's line blocks it.
     frozen: B,
+    /// The pieces whose move away would uncover an attack on a safe destination or a check or
+    /// pin ([`RoyalLines::uncovering`]), with the cells of the line where they would block it
+    /// again (those between the royal piece or destination and the attacker): a piece that
+    /// attacks along no line may move there (a pawn's step along the file it blocks); and
+    /// the piece a move elsewhere leaves pinned to those cells, or `NO_PIN` (its count is
+    /// found again pinned, `KeptCounts::after_pinned`).
+    uncovering: [(u16, B, u16); MAX_UNCOVERING],
+    uncovering_len: usize,
+    uncovering_cells: B,
     /// The cells no move of a line piece may leave or land on: `frozen` and every cell the
     /// lines to the destinations read (out to their first piece), where it may attack.
     frozen_line: B,
@@ -136,6 +154,18 @@ impl<B: CellSet> UntouchedChildren<B> {
         }
         let mut frozen = m.leap_quiet.or(m.leap_capture);
         let mut frozen_line = B::default();
+        let (mut uncovering, mut uncovering_len, mut uncovering_cells) = ([(0u16, B::default(), NO_PIN); MAX_UNCOVERING], 0, B::default());
+        let mut frozen_too = B::default();
+        let mut add = |x: usize, again: Option<B>, pinned: Option<usize>| {
+            uncovering_cells.insert(x);
+            match again {
+                Some(cells) if uncovering_len < MAX_UNCOVERING => {
+                    uncovering[uncovering_len] = (x as u16, cells, pinned.map_or(NO_PIN, |p| p as u16));
+                    uncovering_len += 1;
+                }
+                _ => frozen_too.insert(x),
+            }
+        };
         let destinations = m.leap_quiet.and_not(pos.occupied).or(m.leap_capture.and(pos.targets_of(game, side).0));
         let mut safe = 0;
         if !destinations.is_empty() {
@@ -158,8 +188,9 @@ impl<B: CellSet> UntouchedChildren<B> {
                     // (A piece of theirs first, with an enemy line piece behind it, may uncover
                     // an attack by moving away.)
                     if let Some(f) = first.filter(|&f| theirs.has(f)) {
-                        if game.slide(line.segments, lifted.and_not(B::single(f))).1.is_some_and(|b| enemy_lines.has(b)) {
-                            frozen.insert(f);
+                        let (between, behind) = game.slide(line.segments, lifted.and_not(B::single(f)));
+                        if behind.is_some_and(|b| enemy_lines.has(b)) {
+                            add(f, Some(between), None);
                         }
                     }
                 }
@@ -178,7 +209,7 @@ impl<B: CellSet> UntouchedChildren<B> {
         let lines = match kept {
             Some(r) if !r.quiet(royal, pos.out) => return None,
             Some(r) => {
-                frozen = frozen.or(r.uncovering(game, pos, side));
+                r.uncovering(game, pos, side, &mut add);
                 B::default()
             }
             None => game.line_reach[royal],
@@ -189,14 +220,18 @@ impl<B: CellSet> UntouchedChildren<B> {
         }
         let mut watched = destinations;
         watched.insert(royal);
-        let frozen_line = frozen_line.or(frozen);
-        Some(UntouchedChildren { rest: safe + dropped, drops, drop_kinds, side, destinations, watched, frozen, frozen_line, lines })
+        let frozen = frozen.or(frozen_too);
+        let frozen_line = frozen_line.or(frozen).or(uncovering_cells);
+        Some(UntouchedChildren { rest: safe + dropped, drops, drop_kinds, side, destinations, watched, frozen, frozen_line, uncovering, uncovering_len, uncovering_cells, lines })
     }
 
     /// Whether the child after `mv` (a legal move of `pos`) counts [`UntouchedChildren::count_after`]
-    /// moves: see the module's comment.
+    /// moves: see the module's comment. `UNCOVERING`: a move off a cell of `uncovering` may
+    /// hold too ([`UntouchedChildren::uncovered`]; without, it does not: the children that
+    /// hold are found first without it, and those moves looked at again only where they do
+    /// not, which cost orthodox 0.5 instructions a leaf less than one test).
     #[inline(always)]
-    pub(crate) fn holds(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, mv: Move) -> bool {
+    pub(crate) fn holds<const UNCOVERING: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, mv: Move) -> bool {
         let (from, to) = (mv.from as usize, mv.to as usize);
         let plain = match mv.kind {
             MoveKind::Normal => true,
@@ -214,6 +249,7 @@ impl<B: CellSet> UntouchedChildren<B> {
                 let frozen = if line_piece { &self.frozen_line } else { &self.frozen };
                 !frozen.has(from)
                     && !frozen.has(to)
+                    && (line_piece || !self.uncovering_cells.has(from) || UNCOVERING && self.uncovered(from, to).is_some())
                     && (!line_piece
                         || match kept {
                             Some(r) => r.untouched_by_line_piece(from, to),
@@ -224,6 +260,22 @@ impl<B: CellSet> UntouchedChildren<B> {
                 let ck = pos.board[from] as usize - 1;
                 !game.direct_from[ck * game.cells + to].intersects(self.watched) && !game.direct_from[ck * game.cells + from].intersects(self.destinations)
             }
+    }
+
+    /// The count of the child after `mv`, a move off a cell of `uncovering` that
+    /// [`UntouchedChildren::holds`] where it may: with the piece it leaves pinned, if any
+    /// ([`UntouchedChildren::uncovered`]), counted pinned; `None` where it does not hold.
+    #[inline(never)]
+    fn count_uncovering<const DROPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
+        if !self.holds::<true>(game, pos, kept, mv) {
+            return None;
+        }
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        let kept_sum = match self.uncovered(from, to).flatten() {
+            Some(pin) => counts.after_pinned(game, pos, from, to, pin),
+            None => counts.after(game, pos, from, to),
+        }?;
+        Some(self.count_after::<DROPS>(mv, kept_sum))
     }
 
     /// The count of the child after `mv`, where [`UntouchedChildren::holds`] and its kept
@@ -243,6 +295,24 @@ impl<B: CellSet> UntouchedChildren<B> {
         self.rest + kept_sum + left - taken
     }
 
+    /// Whether a move from `from`, a cell of `uncovering`, to `to` lands where it blocks every
+    /// line it leaves again (`Some(None)`), or where it leaves one piece pinned, with the cells
+    /// it is pinned to (`Some(Some(..))`); `None`: it uncovers more.
+    #[inline(never)]
+    fn uncovered(&self, from: usize, to: usize) -> Option<Option<(usize, B)>> {
+        let mut pin = None;
+        for &(x, again, pinned) in &self.uncovering[..self.uncovering_len] {
+            if x as usize != from || again.has(to) {
+                continue;
+            }
+            if pinned == NO_PIN || pin.is_some() {
+                return None;
+            }
+            pin = Some((pinned as usize, again));
+        }
+        Some(pin)
+    }
+
     /// Whether a piece of the next side could capture en passant on the cells the step `mv`
     /// passes (`Game::ep_capturers`, as `Position::ep_capturing` finds it in the child).
     fn ep_capture(&self, game: &Game<B>, pos: &Position<B>, mv: Move) -> bool {
@@ -259,8 +329,12 @@ impl<B: CellSet> UntouchedChildren<B> {
     pub(crate) fn count_children<const DROPS: bool>(&self, game: &Game<B>, pos: &mut Position<B>, scratch: &mut Vec<Move>, moves: &[Move], kept: Option<&RoyalLines<'_, B>>, destinations: Option<&KeptDestinations<B>>, faced: Option<bool>, counts: &KeptCounts<B>) -> u64 {
         let mut n = 0;
         for &mv in moves {
-            if let Some(kept_sum) = self.holds(game, pos, kept, mv).then(|| counts.after(game, pos, mv.from as usize, mv.to as usize)).flatten() {
-                let count = self.count_after::<DROPS>(mv, kept_sum);
+            let count = match self.holds::<false>(game, pos, kept, mv) {
+                true => counts.after(game, pos, mv.from as usize, mv.to as usize).map(|kept_sum| self.count_after::<DROPS>(mv, kept_sum)),
+                false if self.uncovering_cells.has(mv.from as usize) => self.count_uncovering::<DROPS>(game, pos, kept, counts, mv),
+                false => None,
+            };
+            if let Some(count) = count {
                 n += count;
                 if cfg!(debug_assertions) {
                     let undo = pos.make_unsettled(game, mv, faced);
