@@ -423,6 +423,31 @@ impl<B: CellSet> KeptCounts<B> {
         Some(n)
     }
 
+    /// Of the piece counted on `cell`, pinned to the cells `allowed` in the position kept,
+    /// `pos`: its count pinned (as `Position::count_pinned` counts it), its count kept, and the
+    /// cells marked that it looks at; `None` where not found so (not counted, or
+    /// [`Recount::Made`], or a slide back to its start).
+    pub(crate) fn pinned(&self, game: &Game<B>, pos: &Position<B>, cell: usize, allowed: B) -> Option<(u64, u64, B)> {
+        if !self.cached.has(cell) {
+            return None;
+        }
+        let i = self.bit_of[cell] as usize;
+        let ck = pos.board[cell] as usize - 1;
+        let m = &game.piece_moves[ck * game.cells + cell];
+        if self.how[i] == Recount::Made || m.homing {
+            return None;
+        }
+        let enemy = if game.any_no_check && game.no_check[ck] { self.enemy_unroyal } else { self.enemy };
+        let (t, more, _) = by_set(game, pos, m, self.how[i], cell, pos.occupied, enemy, Some(allowed));
+        let mut looked = B::default();
+        self.touched.each(|c| {
+            if self.affected[c] >> i & 1 != 0 {
+                looked.insert(c);
+            }
+        });
+        Some((t.count() as u64 + more, self.count[i] as u64, looked))
+    }
+
     /// The cells of the pieces counted.
     pub(crate) fn cached(&self) -> B {
         self.cached

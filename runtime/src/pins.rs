@@ -138,10 +138,21 @@ impl<B: CellSet> RoyalLines<'_, B> {
         matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget)
     }
 
-    /// Whether the lines of the royal piece on `royal` (with the sides `out` out) neither check
-    /// nor pin, where they hold (`crate::untouched`).
-    pub(crate) fn quiet(&self, royal: usize, out: u64) -> bool {
-        self.royal == royal && self.out == out && !self.check && self.pins.pinned.is_empty()
+    /// Whether the lines of the royal piece on `royal` (with the sides `out` out) do not
+    /// check, where they hold (`crate::untouched`).
+    pub(crate) fn unchecked(&self, royal: usize, out: u64) -> bool {
+        self.royal == royal && self.out == out && !self.check
+    }
+
+    /// The pins, with every cell the walks along the lines that pin read (a move there may
+    /// unpin); `None` without the answer line by line, or with more pins than are kept.
+    pub(crate) fn pins_read(&self) -> Option<(&Pins<B>, B)> {
+        let per_line = self.lines.as_ref()?;
+        let mut read = B::default();
+        for i in Bits(self.pin_lines) {
+            read = read.or(per_line[i].read);
+        }
+        self.pins.pinned.iter().all(|p| self.pins.allowed(p).is_some()).then_some((&self.pins, read))
     }
 
     /// Whether a plain move of a line piece that promotes nothing, from `from` to `to`,

@@ -2,7 +2,9 @@
 //! in advance. Above the last ply, the children are the positions after each move of the side
 //! to move; the next side counts its moves in each. Where that side has one royal piece, a
 //! leaper, and every other piece of it has its count kept (`crate::kept_counts`), the royal
-//! piece's moves are judged once here, on the attacks of this position. A move that captures
+//! piece's moves are judged once here, on the attacks of this position, as are its pinned
+//! pieces' (a move that touches neither the lines that pin nor a cell they look at leaves
+//! them pinned alike). A move that captures
 //! nothing, promotes nothing, touches no cell of the royal piece's leaps, no castling path
 //! still open to a move and no cell its side wins by reaching, attacks neither the royal
 //! piece nor a destination directly from either of its cells, after which no piece may
@@ -54,6 +56,9 @@ pub(crate) struct UntouchedChildren<B> {
     /// (`KeptCounts::after`) and its drops' two cells: its royal piece's moves and its drops
     /// here.
     rest: u64,
+    /// The kept counts of the pieces pinned here, counted pinned in `rest` (a child's kept
+    /// counts' sum holds them: the move touches nothing they look at).
+    unpinned: u64,
     /// Per kind in the next side's hand: the cells it may be dropped on, whatever stands there
     /// (`one-per-file` applied; a move of the other side changes neither): a child's drops are
     /// those here, plus those onto the cell the move left, less those onto the cell it took.
@@ -206,9 +211,20 @@ impl<B: CellSet> UntouchedChildren<B> {
             }
             frozen = frozen.or(c.empty);
         }
+        // Pieces pinned here stay pinned where the move touches neither the lines that pin nor
+        // a cell they look at: counted pinned.
+        let (mut pinned, mut unpinned) = (0, 0);
         let lines = match kept {
-            Some(r) if !r.quiet(royal, pos.out) => return None,
+            Some(r) if !r.unchecked(royal, pos.out) => return None,
             Some(r) => {
+                let (pins, read) = r.pins_read()?;
+                frozen = frozen.or(read);
+                for p in pins.pinned.iter() {
+                    let (n, kept, looked) = counts.pinned(game, pos, p, pins.allowed(p)?)?;
+                    pinned += n;
+                    unpinned += kept;
+                    frozen = frozen.or(looked);
+                }
                 r.uncovering(game, pos, side, &mut add);
                 B::default()
             }
@@ -222,7 +238,7 @@ impl<B: CellSet> UntouchedChildren<B> {
         watched.insert(royal);
         let frozen = frozen.or(frozen_too);
         let frozen_line = frozen_line.or(frozen).or(uncovering_cells);
-        Some(UntouchedChildren { rest: safe + dropped, drops, drop_kinds, side, destinations, watched, frozen, frozen_line, uncovering, uncovering_len, uncovering_cells, lines })
+        Some(UntouchedChildren { rest: safe + dropped + pinned, unpinned, drops, drop_kinds, side, destinations, watched, frozen, frozen_line, uncovering, uncovering_len, uncovering_cells, lines })
     }
 
     /// Whether the child after `mv` (a legal move of `pos`) counts [`UntouchedChildren::count_after`]
@@ -285,14 +301,14 @@ impl<B: CellSet> UntouchedChildren<B> {
     #[inline(always)]
     fn count_after<const DROPS: bool>(&self, mv: Move, kept_sum: u64) -> u64 {
         if !DROPS {
-            return self.rest + kept_sum;
+            return self.rest + kept_sum - self.unpinned;
         }
         let (mut left, mut taken) = (0, 0);
         for cells in &self.drops[..self.drop_kinds] {
             left += cells.has(mv.from as usize) as u64;
             taken += cells.has(mv.to as usize) as u64;
         }
-        self.rest + kept_sum + left - taken
+        self.rest + kept_sum - self.unpinned + left - taken
     }
 
     /// Whether a move from `from`, a cell of `uncovering`, to `to` lands where it blocks every
