@@ -144,6 +144,11 @@ impl<B: CellSet> RoyalLines<'_, B> {
         self.royal == royal && self.out == out && !self.check
     }
 
+    /// Whether a line pins.
+    pub(crate) fn pinning(&self) -> bool {
+        !self.pins.pinned.is_empty()
+    }
+
     /// The pins, with every cell the walks along the lines that pin read (a move there may
     /// unpin); `None` without the answer line by line, or with more pins than are kept.
     pub(crate) fn pins_read(&self) -> Option<(&Pins<B>, B)> {

@@ -217,13 +217,15 @@ impl<B: CellSet> UntouchedChildren<B> {
         let lines = match kept {
             Some(r) if !r.unchecked(royal, pos.out) => return None,
             Some(r) => {
-                let (pins, read) = r.pins_read()?;
-                frozen = frozen.or(read);
-                for p in pins.pinned.iter() {
-                    let (n, kept, looked) = counts.pinned(game, pos, p, pins.allowed(p)?)?;
-                    pinned += n;
-                    unpinned += kept;
-                    frozen = frozen.or(looked);
+                if r.pinning() {
+                    let (pins, read) = r.pins_read()?;
+                    frozen = frozen.or(read);
+                    for p in pins.pinned.iter() {
+                        let (n, kept, looked) = counts.pinned(game, pos, p, pins.allowed(p)?)?;
+                        pinned += n;
+                        unpinned += kept;
+                        frozen = frozen.or(looked);
+                    }
                 }
                 r.uncovering(game, pos, side, &mut add);
                 B::default()
