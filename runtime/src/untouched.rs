@@ -59,6 +59,8 @@ pub(crate) struct UntouchedChildren<B> {
     /// The kept counts of the pieces pinned here, counted pinned in `rest` (a child's kept
     /// counts' sum holds them: the move touches nothing they look at).
     unpinned: u64,
+    /// The pieces pinned here (a move that pins one again along another line is made).
+    pinned_cells: B,
     /// Per kind in the next side's hand: the cells it may be dropped on, whatever stands there
     /// (`one-per-file` applied; a move of the other side changes neither): a child's drops are
     /// those here, plus those onto the cell the move left, less those onto the cell it took.
@@ -213,13 +215,14 @@ impl<B: CellSet> UntouchedChildren<B> {
         }
         // Pieces pinned here stay pinned where the move touches neither the lines that pin nor
         // a cell they look at: counted pinned.
-        let (mut pinned, mut unpinned) = (0, 0);
+        let (mut pinned, mut unpinned, mut pinned_cells) = (0, 0, B::default());
         let lines = match kept {
             Some(r) if !r.unchecked(royal, pos.out) => return None,
             Some(r) => {
                 if r.pinning() {
                     let (pins, read) = r.pins_read()?;
                     frozen = frozen.or(read);
+                    pinned_cells = pins.pinned;
                     for p in pins.pinned.iter() {
                         let (n, kept, looked) = counts.pinned(game, pos, p, pins.allowed(p)?)?;
                         pinned += n;
@@ -240,7 +243,7 @@ impl<B: CellSet> UntouchedChildren<B> {
         watched.insert(royal);
         let frozen = frozen.or(frozen_too);
         let frozen_line = frozen_line.or(frozen).or(uncovering_cells);
-        Some(UntouchedChildren { rest: safe + dropped + pinned, unpinned, drops, drop_kinds, side, destinations, watched, frozen, frozen_line, uncovering, uncovering_len, uncovering_cells, lines })
+        Some(UntouchedChildren { rest: safe + dropped + pinned, unpinned, pinned_cells, drops, drop_kinds, side, destinations, watched, frozen, frozen_line, uncovering, uncovering_len, uncovering_cells, lines })
     }
 
     /// Whether the child after `mv` (a legal move of `pos`) counts [`UntouchedChildren::count_after`]
@@ -290,6 +293,7 @@ impl<B: CellSet> UntouchedChildren<B> {
         }
         let (from, to) = (mv.from as usize, mv.to as usize);
         let kept_sum = match self.uncovered(from, to).flatten() {
+            Some(pin) if self.pinned_cells.has(pin.0) => None,
             Some(pin) => counts.after_pinned(game, pos, from, to, pin),
             None => counts.after(game, pos, from, to),
         }?;
