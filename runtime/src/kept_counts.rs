@@ -88,16 +88,8 @@ enum Recount {
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn by_set<B: CellSet>(game: &Game<B>, pos: &Position<B>, m: &PieceMoves<B>, how: Recount, from: usize, occupied: B, enemy: B, within: Option<B>) -> (B, u64, B) {
-    let (t, more, reach) = by_set_free(game, pos, m, how, from, occupied, enemy, within);
-    (within.map_or(t, |w| t.and(w)), more, reach)
-}
-
-/// [`by_set`], its targets not yet cut to `within`.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn by_set_free<B: CellSet>(game: &Game<B>, pos: &Position<B>, m: &PieceMoves<B>, how: Recount, from: usize, occupied: B, enemy: B, within: Option<B>) -> (B, u64, B) {
     let leaps = m.leap_quiet.and_not(occupied).or(m.leap_capture.and(enemy));
-    match how {
+    let (t, more, reach) = match how {
         Recount::Initial => {
             // Its initial steps while unmoved, as `Position::count_pieces` counts them.
             let mut steps = 0;
@@ -117,7 +109,8 @@ fn by_set_free<B: CellSet>(game: &Game<B>, pos: &Position<B>, m: &PieceMoves<B>,
             (m.leap_quiet.or(reach).and_not(occupied).or(m.leap_capture.or(reach).and(enemy)), home, reach)
         }
         _ => (leaps, 0, B::default()),
-    }
+    };
+    (within.map_or(t, |w| t.and(w)), more, reach)
 }
 
 /// Per colored kind, the cells where its count may be kept (`Game::keep_cells`,
@@ -132,9 +125,9 @@ impl<B: CellSet> KeptCounts<B> {
     /// Keeping counts pays where each side has at least `MIN_KEPT` pieces to keep, judged from
     /// `pos`, the count's root (with five, before the children counted without their move,
     /// `crate::untouched`, fewer did not pay; since, three: the 8x8 middle join, four pieces a
-    /// side, 62.6 -> 56.5 instructions a leaf, orthodox position 3 -18%). With any number of sides: the next side's targets are those it may
-    /// capture in the position kept (`Position::targets_of`, cannot-check pieces' without the
-    /// royal ones).
+    /// side, 62.6 -> 56.5 instructions a leaf, orthodox position 3 -18%). With any number of
+    /// sides: the next side's targets are those it may capture in the position kept
+    /// (`Position::targets_of`, cannot-check pieces' without the royal ones).
     pub(crate) fn new(game: &Game<B>, pos: &Position<B>) -> Self {
         let enabled = (0..game.sides).all(|s| pos.is_out(s) || Self::keepable_pieces(game, pos, s) >= MIN_KEPT);
         let cells = if enabled { game.cells } else { 0 };

@@ -161,8 +161,9 @@ impl<B: CellSet> RoyalLines<'_, B> {
     }
 
     /// Whether a plain move of a line piece that promotes nothing, from `from` to `to`,
-    /// leaves every line's answer as it is, where they are [`RoyalLines::quiet`]: no walk
-    /// read the cell it took, nor along a line with an enemy line piece the cell it left (on
+    /// leaves every line's answer as it is, where they do not check
+    /// ([`RoyalLines::unchecked`]; the caller freezes the lines that pin): no walk read the
+    /// cell it took, nor along a line with an enemy line piece the cell it left (on
     /// the others, it uncovers none). A piece that attacks along no line leaves it as it is
     /// wherever it lands (it is a line's first piece or the one behind the side's own, and
     /// neither checks nor pins) unless it moves off a cell of [`RoyalLines::uncovering`].
