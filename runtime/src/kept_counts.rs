@@ -387,20 +387,11 @@ impl<B: CellSet> KeptCounts<B> {
     }
 
     /// [`KeptCounts::after`] where the pieces `lost` look at the move's cells or are pinned.
+    /// (Its loop as it is: through `found_again`, it cost the Berolina corner variant 0.7
+    /// instructions a leaf.)
     #[inline(never)]
     fn recount<const PINNED: bool>(&self, game: &Game<B>, pos: &Position<B>, from: usize, to: usize, mut lost: Pieces, pin: Option<(usize, B)>) -> Option<u64> {
-        let mut occupied = pos.occupied;
-        occupied.remove(from);
-        occupied.insert(to);
-        // (The piece moved stays a target, or not, on its new cell.)
-        let moved = |mut targets: B| {
-            if targets.has(from) {
-                targets.remove(from);
-                targets.insert(to);
-            }
-            targets
-        };
-        let (enemy, enemy_unroyal) = (moved(self.enemy), moved(self.enemy_unroyal));
+        let (occupied, enemy, enemy_unroyal) = self.after_move(pos, from, to);
         let mut n = self.total;
         while lost != 0 {
             let i = lost.trailing_zeros() as usize;
@@ -414,6 +405,72 @@ impl<B: CellSet> KeptCounts<B> {
             let within = if PINNED { pin.filter(|&(p, _)| p == c).map(|(_, cells)| cells) } else { None };
             let (t, more, _) = by_set(game, pos, &game.piece_moves[ck * game.cells + c], self.how[i], c, occupied, enemy, within);
             n = n - self.count[i] as u64 + t.count() as u64 + more;
+        }
+        Some(n)
+    }
+
+    /// The occupied cells and the next side's two sets of targets after a plain move in `pos`
+    /// from `from` to `to` that captures nothing.
+    #[inline(always)]
+    fn after_move(&self, pos: &Position<B>, from: usize, to: usize) -> (B, B, B) {
+        let mut occupied = pos.occupied;
+        occupied.remove(from);
+        occupied.insert(to);
+        // (The piece moved stays a target, or not, on its new cell.)
+        let moved = |mut targets: B| {
+            if targets.has(from) {
+                targets.remove(from);
+                targets.insert(to);
+            }
+            targets
+        };
+        (occupied, moved(self.enemy), moved(self.enemy_unroyal))
+    }
+
+    /// The count of the `i`th piece counted, found again on the cells `after`
+    /// ([`KeptCounts::after_move`]), pinned to `within` if given; `None` where it is not found
+    /// so ([`Recount::Made`]).
+    #[inline(always)]
+    fn found_again(&self, game: &Game<B>, pos: &Position<B>, i: usize, (occupied, enemy, enemy_unroyal): (B, B, B), within: Option<B>) -> Option<u64> {
+        if self.how[i] == Recount::Made {
+            return None;
+        }
+        let c = self.cell[i] as usize;
+        let ck = pos.board[c] as usize - 1;
+        let enemy = if game.any_no_check && game.no_check[ck] { enemy_unroyal } else { enemy };
+        let (t, more, _) = by_set(game, pos, &game.piece_moves[ck * game.cells + c], self.how[i], c, occupied, enemy, within);
+        Some(t.count() as u64 + more)
+    }
+
+    /// [`KeptCounts::after`] in a position kept with pinned pieces, `pins` (each one's cell, the
+    /// cells it is pinned to and its count pinned, which the caller counts beside the kept
+    /// counts, as it takes off theirs): those of `freed` (bits of `pins`) unpinned by the move,
+    /// the others pinned to the same cells. What the caller's sum needs: each piece pinned
+    /// still that looks at a cell of the move is found again pinned, and counts what it
+    /// counts now less its count pinned; each piece freed counts its count kept (found again
+    /// if it looks at one) less its count pinned.
+    #[inline(never)]
+    pub(crate) fn after_pins(&self, game: &Game<B>, pos: &Position<B>, from: usize, to: usize, pins: &[(u16, B, u16)], freed: u8) -> Option<u64> {
+        let lost = self.affected[from] | self.affected[to];
+        let mut pinned: Pieces = 0;
+        for &(c, _, _) in pins {
+            if !self.cached.has(c as usize) {
+                return None;
+            }
+            pinned |= 1 << self.bit_of[c as usize];
+        }
+        let mut n = self.recount::<false>(game, pos, from, to, lost & !pinned, None)?;
+        let after = self.after_move(pos, from, to);
+        for (j, &(c, allowed, count_pinned)) in pins.iter().enumerate() {
+            let i = self.bit_of[c as usize] as usize;
+            let free = freed >> j & 1 != 0;
+            let now = match (free, lost >> i & 1 != 0) {
+                (false, false) => continue,
+                (true, false) => self.count[i] as u64,
+                (true, true) => self.found_again(game, pos, i, after, None)?,
+                (false, true) => self.found_again(game, pos, i, after, Some(allowed))?,
+            };
+            n = n + now - count_pinned as u64;
         }
         Some(n)
     }

@@ -26,7 +26,7 @@ pub struct Pins<B> {
 }
 
 /// Pins beyond this many are still found, but their moves are tested by playing them.
-const MAX_PINS: usize = 4;
+pub(crate) const MAX_PINS: usize = 4;
 
 impl<B: CellSet> Pins<B> {
     pub(crate) fn new() -> Pins<B> {
@@ -150,14 +150,17 @@ impl<B: CellSet> RoyalLines<'_, B> {
     }
 
     /// The pins, with every cell the walks along the lines that pin read (a move there may
-    /// unpin); `None` without the answer line by line, or with more pins than are kept.
-    pub(crate) fn pins_read(&self) -> Option<(&Pins<B>, B)> {
+    /// unpin) and whether each pinned piece is pinned along one line only (its cells are then
+    /// those of that line); `None` without the answer line by line, or with more pins than are
+    /// kept.
+    pub(crate) fn pins_read(&self) -> Option<(&Pins<B>, B, bool)> {
         let per_line = self.lines.as_ref()?;
         let mut read = B::default();
         for i in Bits(self.pin_lines) {
             read = read.or(per_line[i].read);
         }
-        self.pins.pinned.iter().all(|p| self.pins.allowed(p).is_some()).then_some((&self.pins, read))
+        let single = self.pin_lines.count_ones() == self.pins.pinned.count();
+        self.pins.pinned.iter().all(|p| self.pins.allowed(p).is_some()).then_some((&self.pins, read, single))
     }
 
     /// Whether a plain move of a line piece that promotes nothing, from `from` to `to`,

@@ -15,8 +15,11 @@
 //! by moving off a cell where it uncovers a check, pin or attack, and not to a cell where it
 //! blocks again: landing, it only blocks. Such a child's count is the royal piece's, the
 //! kept counts' (those the move touched found again with its two cells changed, and a piece
-//! it leaves pinned counted pinned: `KeptCounts::after`), and the drops (those here, and onto
-//! the cell the move left, less onto the cell it took), found without making the move
+//! it leaves pinned counted pinned: `KeptCounts::after`; a piece that attacks along no line
+//! landing between a pinned piece and its pinner unpins it, and a pinned piece that looks at
+//! a cell of the move is counted again pinned: `KeptCounts::after_pins`), and the drops
+//! (those here, and onto the cell the move left, less onto the cell it took), found without
+//! making the move
 //! (`UntouchedChildren::holds`). Only in games whose counts hold nothing else
 //! ([`counts_only`]); with a bare-king rule, while neither side is bare; with more than two
 //! sides, while no third side checks the next; not while the next side holds a kind whose
@@ -28,7 +31,7 @@ use crate::bits::CellSet;
 use crate::game::Game;
 use crate::kept_counts::KeptCounts;
 use crate::kept_destinations::KeptDestinations;
-use crate::pins::RoyalLines;
+use crate::pins::{RoyalLines, MAX_PINS};
 use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
 
 /// Whether a count in `game` holds nothing but the pieces' moves, castling and drops
@@ -61,6 +64,14 @@ pub(crate) struct UntouchedChildren<B> {
     unpinned: u64,
     /// The pieces pinned here (a move that pins one again along another line is made).
     pinned_cells: B,
+    /// Each pinned piece's cell, the cells it is pinned to and its count pinned; the cells
+    /// the walks along the lines that pin read (`RoyalLines::pins_read`: a move there may
+    /// unpin), and those and the cells the pinned pieces look at: a move that touches them is
+    /// looked at again (`UntouchedChildren::count_pins`).
+    pins: [(u16, B, u16); MAX_PINS],
+    pins_len: usize,
+    pin_read: B,
+    pin_cells: B,
     /// Per kind in the next side's hand: the cells it may be dropped on, whatever stands there
     /// (`one-per-file` applied; a move of the other side changes neither): a child's drops are
     /// those here, plus those onto the cell the move left, less those onto the cell it took.
@@ -90,6 +101,10 @@ pub(crate) struct UntouchedChildren<B> {
     /// The cells no move of a line piece may leave or land on: `frozen` and every cell the
     /// lines to the destinations read (out to their first piece), where it may attack.
     frozen_line: B,
+    /// `frozen` and `frozen_line` without the cells that are theirs only for the pins
+    /// (`pin_cells`; `frozen_line` keeps `pin_read`: a line piece landing there may pin again).
+    frozen_unpinned: B,
+    frozen_line_unpinned: B,
     /// With no kept royal lines (no enemy line piece on the royal piece's lines): the cells of
     /// those lines, where a line piece landing may check or pin. (Only out to their second
     /// piece: no board cheaper, Shatranj 0.3 instructions a leaf dearer.)
@@ -216,19 +231,30 @@ impl<B: CellSet> UntouchedChildren<B> {
         // Pieces pinned here stay pinned where the move touches neither the lines that pin nor
         // a cell they look at: counted pinned.
         let (mut pinned, mut unpinned, mut pinned_cells) = (0, 0, B::default());
+        let (mut pins, mut pins_len, mut pin_read, mut pin_cells) = ([(0u16, B::default(), 0u16); MAX_PINS], 0, B::default(), B::default());
         let lines = match kept {
             Some(r) if !r.unchecked(royal, pos.out) => return None,
             Some(r) => {
                 if r.pinning() {
-                    let (pins, read) = r.pins_read()?;
-                    frozen = frozen.or(read);
-                    pinned_cells = pins.pinned;
-                    for p in pins.pinned.iter() {
-                        let (n, kept, looked) = counts.pinned(game, pos, p, pins.allowed(p)?)?;
+                    let (found, read, single) = r.pins_read()?;
+                    // (A piece pinned along two lines has their common cells: blocking one
+                    // of them is not told apart from blocking both, and is made.)
+                    pin_read = read;
+                    if !single {
+                        frozen = frozen.or(read);
+                    }
+                    pinned_cells = found.pinned;
+                    for p in found.pinned.iter() {
+                        let allowed = found.allowed(p)?;
+                        let (n, kept, looked) = counts.pinned(game, pos, p, allowed)?;
                         pinned += n;
                         unpinned += kept;
-                        frozen = frozen.or(looked);
+                        pin_cells = pin_cells.or(looked);
+                        // (`pins_read` answers only where every pinned piece is listed.)
+                        pins[pins_len] = (p as u16, allowed, n as u16);
+                        pins_len += 1;
                     }
+                    pin_cells = pin_cells.or(read);
                 }
                 r.uncovering(game, pos, side, &mut add);
                 B::default()
@@ -241,18 +267,42 @@ impl<B: CellSet> UntouchedChildren<B> {
         }
         let mut watched = destinations;
         watched.insert(royal);
-        let frozen = frozen.or(frozen_too);
-        let frozen_line = frozen_line.or(frozen).or(uncovering_cells);
-        Some(UntouchedChildren { rest: safe + dropped + pinned, unpinned, pinned_cells, drops, drop_kinds, side, destinations, watched, frozen, frozen_line, uncovering, uncovering_len, uncovering_cells, lines })
+        let frozen_unpinned = frozen.or(frozen_too);
+        let frozen_line_unpinned = frozen_line.or(frozen_unpinned).or(uncovering_cells).or(pin_read);
+        let frozen = frozen_unpinned.or(pin_cells);
+        let frozen_line = frozen_line_unpinned.or(pin_cells);
+        Some(UntouchedChildren {
+            rest: safe + dropped + pinned,
+            unpinned,
+            pinned_cells,
+            pins,
+            pins_len,
+            pin_read,
+            pin_cells,
+            drops,
+            drop_kinds,
+            side,
+            destinations,
+            watched,
+            frozen,
+            frozen_line,
+            uncovering,
+            uncovering_len,
+            uncovering_cells,
+            frozen_unpinned,
+            frozen_line_unpinned,
+            lines,
+        })
     }
 
     /// Whether the child after `mv` (a legal move of `pos`) counts [`UntouchedChildren::count_after`]
     /// moves: see the module's comment. `UNCOVERING`: a move off a cell of `uncovering` may
     /// hold too ([`UntouchedChildren::uncovered`]; without, it does not: the children that
     /// hold are found first without it, and those moves looked at again only where they do
-    /// not, which cost orthodox 0.5 instructions a leaf less than one test).
+    /// not, which cost orthodox 0.5 instructions a leaf less than one test). `PINS`: the
+    /// cells frozen for the pins alone are not ([`UntouchedChildren::count_pins`]).
     #[inline(always)]
-    pub(crate) fn holds<const UNCOVERING: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, mv: Move) -> bool {
+    pub(crate) fn holds<const UNCOVERING: bool, const PINS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, mv: Move) -> bool {
         let (from, to) = (mv.from as usize, mv.to as usize);
         let plain = match mv.kind {
             MoveKind::Normal => true,
@@ -267,7 +317,12 @@ impl<B: CellSet> UntouchedChildren<B> {
                 // (A piece that attacks along no line neither checks nor pins by landing on a
                 // royal line, nor attacks a destination along its lines.)
                 let line_piece = pos.line_pieces[pos.to_move].has(from);
-                let frozen = if line_piece { &self.frozen_line } else { &self.frozen };
+                let frozen = match (line_piece, PINS) {
+                    (true, false) => &self.frozen_line,
+                    (false, false) => &self.frozen,
+                    (true, true) => &self.frozen_line_unpinned,
+                    (false, true) => &self.frozen_unpinned,
+                };
                 !frozen.has(from)
                     && !frozen.has(to)
                     && (line_piece || !self.uncovering_cells.has(from) || UNCOVERING && self.uncovered(from, to).is_some())
@@ -288,7 +343,7 @@ impl<B: CellSet> UntouchedChildren<B> {
     /// ([`UntouchedChildren::uncovered`]), counted pinned; `None` where it does not hold.
     #[inline(never)]
     fn count_uncovering<const DROPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
-        if !self.holds::<true>(game, pos, kept, mv) {
+        if !self.holds::<true, false>(game, pos, kept, mv) {
             return None;
         }
         let (from, to) = (mv.from as usize, mv.to as usize);
@@ -297,6 +352,48 @@ impl<B: CellSet> UntouchedChildren<B> {
             Some(pin) => counts.after_pinned(game, pos, from, to, pin),
             None => counts.after(game, pos, from, to),
         }?;
+        Some(self.count_after::<DROPS>(mv, kept_sum))
+    }
+
+    /// The count of the child after `mv`, a move that touches a cell of `pin_cells` and
+    /// otherwise [`UntouchedChildren::holds`]: a piece that attacks along no line landing
+    /// between a pinned piece and its pinner unpins it (it only blocks), and a pinned piece
+    /// whose looked-at cells the move touched, pinned still, is counted again pinned
+    /// (`KeptCounts::after_pins`); `None` where it does not hold.
+    #[inline(always)]
+    fn count_pins<const DROPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        // (Most moves here are line pieces' onto the lines that pin or to a destination, which
+        // stay frozen: told before the call.)
+        if pos.line_pieces[pos.to_move].has(from) && self.frozen_line_unpinned.has(to) {
+            return None;
+        }
+        self.count_pins_again::<DROPS>(game, pos, kept, counts, mv)
+    }
+
+    /// [`UntouchedChildren::count_pins`] past its first test.
+    #[inline(never)]
+    fn count_pins_again<const DROPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        if !self.holds::<false, true>(game, pos, kept, mv) {
+            return None;
+        }
+        // (A line piece never leaves or lands on `pin_read`: it is in `frozen_line_unpinned`.
+        // The cells there a piece may leave are the pinners', line pieces.)
+        if self.pin_read.has(from) {
+            return None;
+        }
+        let mut freed = 0;
+        if self.pin_read.has(to) {
+            for (j, &(_, allowed, _)) in self.pins[..self.pins_len].iter().enumerate() {
+                freed |= (allowed.has(to) as u8) << j;
+            }
+            // (A piece pinned along two lines, one of them blocked: made.)
+            if freed == 0 {
+                return None;
+            }
+        }
+        let kept_sum = counts.after_pins(game, pos, from, to, &self.pins[..self.pins_len], freed)?;
         Some(self.count_after::<DROPS>(mv, kept_sum))
     }
 
@@ -345,15 +442,29 @@ impl<B: CellSet> UntouchedChildren<B> {
     /// [`UntouchedChildren::count_after`] says where [`UntouchedChildren::holds`], else made and counted as `crate::perft` counts them, with
     /// the royal lines `kept` for them, the destinations' attacks `destinations` and whether
     /// royal pieces face each other, `faced`. (A function of its own: the children of the
-    /// positions with none untouched are counted as before, in perft's loop.)
+    /// positions with none untouched are counted as before, in perft's loop.) With pinned
+    /// pieces, a move that touches a cell of `pin_cells` is looked at again (in a loop of its
+    /// own: the test in every position's cost orthodox 0.5 instructions a leaf, Shatranj 0.8).
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn count_children<const DROPS: bool>(&self, game: &Game<B>, pos: &mut Position<B>, scratch: &mut Vec<Move>, moves: &[Move], kept: Option<&RoyalLines<'_, B>>, destinations: Option<&KeptDestinations<B>>, faced: Option<bool>, counts: &KeptCounts<B>) -> u64 {
+        if self.pins_len > 0 {
+            self.count_children_with::<DROPS, true>(game, pos, scratch, moves, kept, destinations, faced, counts)
+        } else {
+            self.count_children_with::<DROPS, false>(game, pos, scratch, moves, kept, destinations, faced, counts)
+        }
+    }
+
+    /// [`UntouchedChildren::count_children`], with pinned pieces here or not (`PINS`).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn count_children_with<const DROPS: bool, const PINS: bool>(&self, game: &Game<B>, pos: &mut Position<B>, scratch: &mut Vec<Move>, moves: &[Move], kept: Option<&RoyalLines<'_, B>>, destinations: Option<&KeptDestinations<B>>, faced: Option<bool>, counts: &KeptCounts<B>) -> u64 {
         let mut n = 0;
         for &mv in moves {
-            let count = match self.holds::<false>(game, pos, kept, mv) {
+            let count = match self.holds::<false, false>(game, pos, kept, mv) {
                 true => counts.after(game, pos, mv.from as usize, mv.to as usize).map(|kept_sum| self.count_after::<DROPS>(mv, kept_sum)),
                 false if self.uncovering_cells.has(mv.from as usize) => self.count_uncovering::<DROPS>(game, pos, kept, counts, mv),
+                false if PINS && (self.pin_cells.has(mv.from as usize) || self.pin_cells.has(mv.to as usize)) => self.count_pins::<DROPS>(game, pos, kept, counts, mv),
                 false => None,
             };
             if let Some(count) = count {
