@@ -1,10 +1,12 @@
 //! Perft's last ply without playing the move, where the move changes the count in ways known
 //! in advance. Above the last ply, the children are the positions after each move of the side
 //! to move; the next side counts its moves in each. Where that side has one royal piece, a
-//! leaper, and every other piece of it has its count kept (`crate::kept_counts`), the royal
+//! leaper (its special rays single steps that may pass cells, which must then be unattacked:
+//! Boholy's king crossing a pole, whose attacks are watched as a destination's), and every
+//! other piece of it has its count kept (`crate::kept_counts`), the royal
 //! piece's moves are judged once here, on the attacks of this position, as are its pinned
 //! pieces' (a move that touches neither the lines that pin nor a cell they look at leaves
-//! them pinned alike). A move that captures
+//! them pinned alike; one that does is looked at again). A move that captures
 //! nothing, promotes nothing, touches no cell of the royal piece's leaps, no castling path
 //! still open to a move and no cell its side wins by reaching, attacks neither the royal
 //! piece nor a destination directly from either of its cells, after which no piece may
@@ -33,6 +35,7 @@ use crate::kept_counts::KeptCounts;
 use crate::kept_destinations::KeptDestinations;
 use crate::pins::{RoyalLines, MAX_PINS};
 use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
+use crate::tables::ray;
 
 /// Whether a count in `game` holds nothing but the pieces' moves, castling and drops
 /// (`Game::untouched`): no stacks, hops, winding rules or passes. (Goals hold in a
@@ -45,6 +48,10 @@ pub(crate) fn counts_only<B: CellSet>(game: &Game<B>) -> bool {
 /// The most pieces whose move away may uncover an attack that a position lists with the cells
 /// where they would block again (`UntouchedChildren::uncovering`); past them, a piece is frozen.
 const MAX_UNCOVERING: usize = 4;
+
+/// The most cells the royal piece's special rays pass that a position watches
+/// (`UntouchedChildren::new`): Boholy's king passes one pole.
+const MAX_PASSED: usize = 4;
 
 /// No piece pinned (`UntouchedChildren::uncovering`).
 const NO_PIN: u16 = u16::MAX;
@@ -111,6 +118,31 @@ pub(crate) struct UntouchedChildren<B> {
     lines: B,
 }
 
+/// The cells the lines to `target` read out to their first piece under `occupied`, where a
+/// move may change whether it is `attacked` along them: into `frozen` if it is, else into
+/// `frozen_line` (a piece that attacks along no line landing there only blocks), with each piece
+/// of `theirs` first on a line with a line piece of theirs (`enemy_lines`) behind given to `add`
+/// with the cells where it would block again (moving away, it may uncover an attack).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn read_lines<B: CellSet>(game: &Game<B>, target: usize, attacked: bool, occupied: B, theirs: B, enemy_lines: B, frozen: &mut B, frozen_line: &mut B, add: &mut impl FnMut(usize, Option<B>, Option<usize>)) {
+    for line in game.lines_of(target) {
+        let (passed, first) = game.slide(line.segments, occupied);
+        let read = passed.or(first.map_or(B::default(), B::single));
+        if attacked {
+            *frozen = frozen.or(read);
+            continue;
+        }
+        *frozen_line = frozen_line.or(read);
+        if let Some(f) = first.filter(|&f| theirs.has(f)) {
+            let (between, behind) = game.slide(line.segments, occupied.and_not(B::single(f)));
+            if behind.is_some_and(|b| enemy_lines.has(b)) {
+                add(f, Some(between), None);
+            }
+        }
+    }
+}
+
 impl<B: CellSet> UntouchedChildren<B> {
     /// The children of `pos` where `side` is to move, with the royal lines `kept` for them
     /// (`Position::royal_lines_for_children`) and the counts `counts`: `None` where no child's
@@ -171,10 +203,53 @@ impl<B: CellSet> UntouchedChildren<B> {
         }
         let ck = pos.board[royal] as usize - 1;
         let m = &game.piece_moves[ck * game.cells + royal];
-        if m.slides.0 != m.slides.1 || m.specials.0 != m.specials.1 || m.homing || game.walked[ck] || game.promotion[ck].is_some() || (game.any_no_check && game.no_check[ck]) {
+        if m.slides.0 != m.slides.1 || m.homing || game.walked[ck] || game.promotion[ck].is_some() || (game.any_no_check && game.no_check[ck]) {
             return None;
         }
         let mut frozen = m.leap_quiet.or(m.leap_capture);
+        let targets = pos.targets_of(game, side).0;
+        // Its special rays, if any, are single steps that may pass cells (Boholy's pole
+        // crossings): each as a leap, open while the cells it passes are empty and, where it
+        // must pass them unattacked, unattacked, as generation finds them (the royal piece in
+        // place). Those cells are watched as a destination is: whether they are attacked
+        // holds in every child (`passes`).
+        let (mut passes, mut passes_len, mut crossings) = ([(0usize, false); MAX_PASSED], 0, B::default());
+        for sp in &game.specials[m.specials.0 as usize..m.specials.1 as usize] {
+            let r = &game.rays[sp.ray as usize];
+            let f = sp.flags;
+            if f & !(ray::QUIET | ray::CAPTURE | ray::PASS_UNATTACKED) != 0 || r.cells.1 - r.cells.0 != 1 {
+                return None;
+            }
+            let d = game.cells_of(r.cells)[0] as usize;
+            frozen.insert(d);
+            frozen = frozen.or(r.must_empty);
+            if r.passes && r.must_empty.intersects(pos.occupied) {
+                continue;
+            }
+            let possible = if pos.occupied.has(d) { f & ray::CAPTURE != 0 && targets.has(d) } else { f & ray::QUIET != 0 };
+            if !possible {
+                continue;
+            }
+            let mut open = true;
+            if f & ray::PASS_UNATTACKED != 0 {
+                for c in game.passed(sp.ray as usize) {
+                    let attacked = match passes[..passes_len].iter().find(|x| x.0 == c) {
+                        Some(&(_, attacked)) => attacked,
+                        None if passes_len == MAX_PASSED => return None,
+                        None => {
+                            let attacked = pos.attacked_by_enemy(game, c, side);
+                            passes[passes_len] = (c, attacked);
+                            passes_len += 1;
+                            attacked
+                        }
+                    };
+                    open &= !attacked;
+                }
+            }
+            if open {
+                crossings.insert(d);
+            }
+        }
         let mut frozen_line = B::default();
         let (mut uncovering, mut uncovering_len, mut uncovering_cells) = ([(0u16, B::default(), NO_PIN); MAX_UNCOVERING], 0, B::default());
         let mut frozen_too = B::default();
@@ -188,34 +263,24 @@ impl<B: CellSet> UntouchedChildren<B> {
                 _ => frozen_too.insert(x),
             }
         };
-        let destinations = m.leap_quiet.and_not(pos.occupied).or(m.leap_capture.and(pos.targets_of(game, side).0));
+        let destinations = m.leap_quiet.and_not(pos.occupied).or(m.leap_capture.and(targets)).or(crossings);
+        if !destinations.is_empty() && game.tables.rules.royal_path_unattacked {
+            return None;
+        }
         let mut safe = 0;
-        if !destinations.is_empty() {
-            if game.tables.rules.royal_path_unattacked {
-                return None;
-            }
+        if !destinations.is_empty() || passes_len > 0 {
             let lifted = pos.occupied.and_not(B::single(royal));
             let (theirs, enemy_lines) = (pos.by_side[pos.to_move], pos.enemy_line_pieces(game, side));
             for d in destinations.iter() {
                 let attacked = pos.attacked_directly_by_enemy(game, d, side) || pos.attacked_along_lines_by_enemy(game, d, side, lifted);
                 safe += !attacked as u64;
-                for line in game.lines_of(d) {
-                    let (passed, first) = game.slide(line.segments, lifted);
-                    let read = passed.or(first.map_or(B::default(), B::single));
-                    if attacked {
-                        frozen = frozen.or(read);
-                        continue;
-                    }
-                    frozen_line = frozen_line.or(read);
-                    // (A piece of theirs first, with an enemy line piece behind it, may uncover
-                    // an attack by moving away.)
-                    if let Some(f) = first.filter(|&f| theirs.has(f)) {
-                        let (between, behind) = game.slide(line.segments, lifted.and_not(B::single(f)));
-                        if behind.is_some_and(|b| enemy_lines.has(b)) {
-                            add(f, Some(between), None);
-                        }
-                    }
-                }
+                read_lines(game, d, attacked, lifted, theirs, enemy_lines, &mut frozen, &mut frozen_line, &mut add);
+            }
+            // The cells passed, with the royal piece in place: a direct attack on one may
+            // start or stop from any cell a piece of the other side could attack it from.
+            for &(c, attacked) in &passes[..passes_len] {
+                frozen = frozen.or(if game.sides == 2 { game.direct_reach[c * 2 + 1 - side] } else { game.direct_reach_any[c] });
+                read_lines(game, c, attacked, pos.occupied, theirs, enemy_lines, &mut frozen, &mut frozen_line, &mut add);
             }
         }
         // Castling: rules without rights, or blocked by a piece of the side, stay shut.
