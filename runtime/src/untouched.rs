@@ -73,12 +73,14 @@ pub(crate) struct UntouchedChildren<B> {
     pinned_cells: B,
     /// Each pinned piece's cell, the cells it is pinned to and its count pinned; the cells
     /// the walks along the lines that pin read (`RoyalLines::pins_read`: a move there may
-    /// unpin), and those and the cells the pinned pieces look at: a move that touches them is
-    /// looked at again (`UntouchedChildren::count_pins`).
+    /// unpin).
     pins: [(u16, B, u16); MAX_PINS],
     pins_len: usize,
     pin_read: B,
-    pin_cells: B,
+    /// The cells frozen for the pins alone (those read and the cells the pinned pieces look
+    /// at) or for the goals alone (the cells the side to move wins by reaching with some
+    /// kind): a move that touches one is looked at again (`UntouchedChildren::count_again`).
+    again: B,
     /// Per kind in the next side's hand: the cells it may be dropped on, whatever stands there
     /// (`one-per-file` applied; a move of the other side changes neither): a child's drops are
     /// those here, plus those onto the cell the move left, less those onto the cell it took.
@@ -108,10 +110,11 @@ pub(crate) struct UntouchedChildren<B> {
     /// The cells no move of a line piece may leave or land on: `frozen` and every cell the
     /// lines to the destinations read (out to their first piece), where it may attack.
     frozen_line: B,
-    /// `frozen` and `frozen_line` without the cells that are theirs only for the pins
-    /// (`pin_cells`; `frozen_line` keeps `pin_read`: a line piece landing there may pin again).
-    frozen_unpinned: B,
-    frozen_line_unpinned: B,
+    /// `frozen` and `frozen_line` without the cells that are theirs only for the pins or the
+    /// goals (`again`; `frozen_line` keeps `pin_read`: a line piece landing there may pin
+    /// again).
+    frozen_again: B,
+    frozen_line_again: B,
     /// With no kept royal lines (no enemy line piece on the royal piece's lines): the cells of
     /// those lines, where a line piece landing may check or pin. (Only out to their second
     /// piece: no board cheaper, Shatranj 0.3 instructions a leaf dearer.)
@@ -296,7 +299,7 @@ impl<B: CellSet> UntouchedChildren<B> {
         // Pieces pinned here stay pinned where the move touches neither the lines that pin nor
         // a cell they look at: counted pinned.
         let (mut pinned, mut unpinned, mut pinned_cells) = (0, 0, B::default());
-        let (mut pins, mut pins_len, mut pin_read, mut pin_cells) = ([(0u16, B::default(), 0u16); MAX_PINS], 0, B::default(), B::default());
+        let (mut pins, mut pins_len, mut pin_read, mut again) = ([(0u16, B::default(), 0u16); MAX_PINS], 0, B::default(), B::default());
         let lines = match kept {
             Some(r) if !r.unchecked(royal, pos.out) => return None,
             Some(r) => {
@@ -314,28 +317,28 @@ impl<B: CellSet> UntouchedChildren<B> {
                         let (n, kept, looked) = counts.pinned(game, pos, p, allowed)?;
                         pinned += n;
                         unpinned += kept;
-                        pin_cells = pin_cells.or(looked);
+                        again = again.or(looked);
                         // (`pins_read` answers only where every pinned piece is listed.)
                         pins[pins_len] = (p as u16, allowed, n as u16);
                         pins_len += 1;
                     }
-                    pin_cells = pin_cells.or(read);
+                    again = again.or(read);
                 }
                 r.uncovering(game, pos, side, &mut add);
                 B::default()
             }
             None => game.line_reach[royal],
         };
-        // (A move onto a cell its side wins by reaching ends the game.)
+        // (A move onto a cell its side wins by reaching with the kind moved ends the game.)
         for &(_, cells) in &game.reach[pos.to_move] {
-            frozen = frozen.or(cells);
+            again = again.or(cells);
         }
         let mut watched = destinations;
         watched.insert(royal);
-        let frozen_unpinned = frozen.or(frozen_too);
-        let frozen_line_unpinned = frozen_line.or(frozen_unpinned).or(uncovering_cells).or(pin_read);
-        let frozen = frozen_unpinned.or(pin_cells);
-        let frozen_line = frozen_line_unpinned.or(pin_cells);
+        let frozen_again = frozen.or(frozen_too);
+        let frozen_line_again = frozen_line.or(frozen_again).or(uncovering_cells).or(pin_read);
+        let frozen = frozen_again.or(again);
+        let frozen_line = frozen_line_again.or(again);
         Some(UntouchedChildren {
             rest: safe + dropped + pinned,
             unpinned,
@@ -343,7 +346,7 @@ impl<B: CellSet> UntouchedChildren<B> {
             pins,
             pins_len,
             pin_read,
-            pin_cells,
+            again,
             drops,
             drop_kinds,
             side,
@@ -354,8 +357,8 @@ impl<B: CellSet> UntouchedChildren<B> {
             uncovering,
             uncovering_len,
             uncovering_cells,
-            frozen_unpinned,
-            frozen_line_unpinned,
+            frozen_again,
+            frozen_line_again,
             lines,
         })
     }
@@ -364,10 +367,10 @@ impl<B: CellSet> UntouchedChildren<B> {
     /// moves: see the module's comment. `UNCOVERING`: a move off a cell of `uncovering` may
     /// hold too ([`UntouchedChildren::uncovered`]; without, it does not: the children that
     /// hold are found first without it, and those moves looked at again only where they do
-    /// not, which cost orthodox 0.5 instructions a leaf less than one test). `PINS`: the
-    /// cells frozen for the pins alone are not ([`UntouchedChildren::count_pins`]).
+    /// not, which cost orthodox 0.5 instructions a leaf less than one test). `AGAIN`: the
+    /// cells frozen for the pins or the goals alone are not ([`UntouchedChildren::count_again`]).
     #[inline(always)]
-    pub(crate) fn holds<const UNCOVERING: bool, const PINS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, mv: Move) -> bool {
+    pub(crate) fn holds<const UNCOVERING: bool, const AGAIN: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, mv: Move) -> bool {
         let (from, to) = (mv.from as usize, mv.to as usize);
         let plain = match mv.kind {
             MoveKind::Normal => true,
@@ -382,11 +385,11 @@ impl<B: CellSet> UntouchedChildren<B> {
                 // (A piece that attacks along no line neither checks nor pins by landing on a
                 // royal line, nor attacks a destination along its lines.)
                 let line_piece = pos.line_pieces[pos.to_move].has(from);
-                let frozen = match (line_piece, PINS) {
+                let frozen = match (line_piece, AGAIN) {
                     (true, false) => &self.frozen_line,
                     (false, false) => &self.frozen,
-                    (true, true) => &self.frozen_line_unpinned,
-                    (false, true) => &self.frozen_unpinned,
+                    (true, true) => &self.frozen_line_again,
+                    (false, true) => &self.frozen_again,
                 };
                 !frozen.has(from)
                     && !frozen.has(to)
@@ -420,30 +423,35 @@ impl<B: CellSet> UntouchedChildren<B> {
         Some(self.count_after::<DROPS>(mv, kept_sum))
     }
 
-    /// The count of the child after `mv`, a move that touches a cell of `pin_cells` and
+    /// The count of the child after `mv`, a move that touches a cell of `again` and
     /// otherwise [`UntouchedChildren::holds`]: a piece that attacks along no line landing
-    /// between a pinned piece and its pinner unpins it (it only blocks), and a pinned piece
+    /// between a pinned piece and its pinner unpins it (it only blocks), a pinned piece
     /// whose looked-at cells the move touched, pinned still, is counted again pinned
-    /// (`KeptCounts::after_pins`); `None` where it does not hold.
+    /// (`KeptCounts::after_pins`), and a move onto a goal cell by a kind that does not win
+    /// there is as any other; `None` where it does not hold.
     #[inline(always)]
-    fn count_pins<const DROPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
+    fn count_again<const DROPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
         let (from, to) = (mv.from as usize, mv.to as usize);
         // (Most moves here are line pieces' onto the lines that pin or to a destination, which
         // stay frozen: told before the call.)
-        if pos.line_pieces[pos.to_move].has(from) && self.frozen_line_unpinned.has(to) {
+        if pos.line_pieces[pos.to_move].has(from) && self.frozen_line_again.has(to) {
             return None;
         }
-        self.count_pins_again::<DROPS>(game, pos, kept, counts, mv)
+        self.count_again_past::<DROPS>(game, pos, kept, counts, mv)
     }
 
-    /// [`UntouchedChildren::count_pins`] past its first test.
+    /// [`UntouchedChildren::count_again`] past its first test.
     #[inline(never)]
-    fn count_pins_again<const DROPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
+    fn count_again_past<const DROPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
         let (from, to) = (mv.from as usize, mv.to as usize);
         if !self.holds::<false, true>(game, pos, kept, mv) {
             return None;
         }
-        // (A line piece never leaves or lands on `pin_read`: it is in `frozen_line_unpinned`.
+        let ck = pos.board[from] as usize - 1;
+        if game.reach[pos.to_move].iter().any(|&(k, cells)| k == ck && cells.has(to)) {
+            return None;
+        }
+        // (A line piece never leaves or lands on `pin_read`: it is in `frozen_line_again`.
         // The cells there a piece may leave are the pinners', line pieces.)
         if self.pin_read.has(from) {
             return None;
@@ -508,28 +516,29 @@ impl<B: CellSet> UntouchedChildren<B> {
     /// the royal lines `kept` for them, the destinations' attacks `destinations` and whether
     /// royal pieces face each other, `faced`. (A function of its own: the children of the
     /// positions with none untouched are counted as before, in perft's loop.) With pinned
-    /// pieces, a move that touches a cell of `pin_cells` is looked at again (in a loop of its
-    /// own: the test in every position's cost orthodox 0.5 instructions a leaf, Shatranj 0.8).
+    /// pieces or goal cells, a move that touches a cell of `again` is looked at again (in a
+    /// loop of its own: the test in every position's cost orthodox 0.5 instructions a leaf,
+    /// Shatranj 0.8).
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn count_children<const DROPS: bool>(&self, game: &Game<B>, pos: &mut Position<B>, scratch: &mut Vec<Move>, moves: &[Move], kept: Option<&RoyalLines<'_, B>>, destinations: Option<&KeptDestinations<B>>, faced: Option<bool>, counts: &KeptCounts<B>) -> u64 {
-        if self.pins_len > 0 {
+        if !self.again.is_empty() {
             self.count_children_with::<DROPS, true>(game, pos, scratch, moves, kept, destinations, faced, counts)
         } else {
             self.count_children_with::<DROPS, false>(game, pos, scratch, moves, kept, destinations, faced, counts)
         }
     }
 
-    /// [`UntouchedChildren::count_children`], with pinned pieces here or not (`PINS`).
+    /// [`UntouchedChildren::count_children`], with cells to look at again or not (`AGAIN`).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn count_children_with<const DROPS: bool, const PINS: bool>(&self, game: &Game<B>, pos: &mut Position<B>, scratch: &mut Vec<Move>, moves: &[Move], kept: Option<&RoyalLines<'_, B>>, destinations: Option<&KeptDestinations<B>>, faced: Option<bool>, counts: &KeptCounts<B>) -> u64 {
+    fn count_children_with<const DROPS: bool, const AGAIN: bool>(&self, game: &Game<B>, pos: &mut Position<B>, scratch: &mut Vec<Move>, moves: &[Move], kept: Option<&RoyalLines<'_, B>>, destinations: Option<&KeptDestinations<B>>, faced: Option<bool>, counts: &KeptCounts<B>) -> u64 {
         let mut n = 0;
         for &mv in moves {
             let count = match self.holds::<false, false>(game, pos, kept, mv) {
                 true => counts.after(game, pos, mv.from as usize, mv.to as usize).map(|kept_sum| self.count_after::<DROPS>(mv, kept_sum)),
                 false if self.uncovering_cells.has(mv.from as usize) => self.count_uncovering::<DROPS>(game, pos, kept, counts, mv),
-                false if PINS && (self.pin_cells.has(mv.from as usize) || self.pin_cells.has(mv.to as usize)) => self.count_pins::<DROPS>(game, pos, kept, counts, mv),
+                false if AGAIN && (self.again.has(mv.from as usize) || self.again.has(mv.to as usize)) => self.count_again::<DROPS>(game, pos, kept, counts, mv),
                 false => None,
             };
             if let Some(count) = count {
