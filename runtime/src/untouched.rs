@@ -104,7 +104,7 @@ pub(crate) struct UntouchedChildren<B> {
     /// attacks along no line may move there (a pawn's step along the file it blocks); and
     /// the piece a move elsewhere leaves pinned to those cells, or `NO_PIN` (its count is
     /// found again pinned, `KeptCounts::after_pinned`).
-    uncovering: [(u16, B, u16); MAX_UNCOVERING],
+    uncovering: [(u16, B, u16, u16); MAX_UNCOVERING],
     uncovering_len: usize,
     uncovering_cells: B,
     /// The cells no move of a line piece may leave or land on: `frozen` and every cell the
@@ -124,11 +124,12 @@ pub(crate) struct UntouchedChildren<B> {
 /// The cells the lines to `target` read out to their first piece under `occupied`, where a
 /// move may change whether it is `attacked` along them: into `frozen` if it is, else into
 /// `frozen_line` (a piece that attacks along no line landing there only blocks), with each piece
-/// of `theirs` first on a line with a line piece of theirs (`enemy_lines`) behind given to `add`
-/// with the cells where it would block again (moving away, it may uncover an attack).
+/// of `theirs` first on a line with a line piece of theirs (`enemy_lines`) behind that attacks
+/// along it given to `add` with the cells where it would block again (moving away, it uncovers
+/// an attack: where `loses` names a destination, that one only).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn read_lines<B: CellSet>(game: &Game<B>, target: usize, attacked: bool, occupied: B, theirs: B, enemy_lines: B, frozen: &mut B, frozen_line: &mut B, add: &mut impl FnMut(usize, Option<B>, Option<usize>)) {
+fn read_lines<B: CellSet>(game: &Game<B>, pos: &Position<B>, target: usize, attacked: bool, occupied: B, (theirs, enemy_lines): (B, B), loses: Option<usize>, frozen: &mut B, frozen_line: &mut B, add: &mut impl FnMut(usize, Option<B>, Option<usize>, Option<usize>)) {
     for line in game.lines_of(target) {
         let (passed, first) = game.slide(line.segments, occupied);
         let read = passed.or(first.map_or(B::default(), B::single));
@@ -138,9 +139,13 @@ fn read_lines<B: CellSet>(game: &Game<B>, target: usize, attacked: bool, occupie
         }
         *frozen_line = frozen_line.or(read);
         if let Some(f) = first.filter(|&f| theirs.has(f)) {
-            let (between, behind) = game.slide(line.segments, occupied.and_not(B::single(f)));
-            if behind.is_some_and(|b| enemy_lines.has(b)) {
-                add(f, Some(between), None);
+            // (Only where the piece behind attacks along the line from its cell.)
+            let behind = occupied.and_not(B::single(f));
+            if let Some((b, run)) = game.first_occupied(line.segments, behind).filter(|&(b, _)| enemy_lines.has(b)) {
+                let ck = pos.board[b] as usize - 1;
+                if ck >= 64 || game.kinds_on(line, run, b) >> ck & 1 != 0 {
+                    add(f, Some(game.slide(line.segments, behind).0), None, loses);
+                }
             }
         }
     }
@@ -254,13 +259,13 @@ impl<B: CellSet> UntouchedChildren<B> {
             }
         }
         let mut frozen_line = B::default();
-        let (mut uncovering, mut uncovering_len, mut uncovering_cells) = ([(0u16, B::default(), NO_PIN); MAX_UNCOVERING], 0, B::default());
+        let (mut uncovering, mut uncovering_len, mut uncovering_cells) = ([(0u16, B::default(), NO_PIN, NO_PIN); MAX_UNCOVERING], 0, B::default());
         let mut frozen_too = B::default();
-        let mut add = |x: usize, again: Option<B>, pinned: Option<usize>| {
+        let mut add = |x: usize, again: Option<B>, pinned: Option<usize>, loses: Option<usize>| {
             uncovering_cells.insert(x);
             match again {
                 Some(cells) if uncovering_len < MAX_UNCOVERING => {
-                    uncovering[uncovering_len] = (x as u16, cells, pinned.map_or(NO_PIN, |p| p as u16));
+                    uncovering[uncovering_len] = (x as u16, cells, pinned.map_or(NO_PIN, |p| p as u16), loses.map_or(NO_PIN, |d| d as u16));
                     uncovering_len += 1;
                 }
                 _ => frozen_too.insert(x),
@@ -277,13 +282,13 @@ impl<B: CellSet> UntouchedChildren<B> {
             for d in destinations.iter() {
                 let attacked = pos.attacked_directly_by_enemy(game, d, side) || pos.attacked_along_lines_by_enemy(game, d, side, lifted);
                 safe += !attacked as u64;
-                read_lines(game, d, attacked, lifted, theirs, enemy_lines, &mut frozen, &mut frozen_line, &mut add);
+                read_lines(game, pos, d, attacked, lifted, (theirs, enemy_lines), Some(d), &mut frozen, &mut frozen_line, &mut add);
             }
             // The cells passed, with the royal piece in place: a direct attack on one may
             // start or stop from any cell a piece of the other side could attack it from.
             for &(c, attacked) in &passes[..passes_len] {
                 frozen = frozen.or(if game.sides == 2 { game.direct_reach[c * 2 + 1 - side] } else { game.direct_reach_any[c] });
-                read_lines(game, c, attacked, pos.occupied, theirs, enemy_lines, &mut frozen, &mut frozen_line, &mut add);
+                read_lines(game, pos, c, attacked, pos.occupied, (theirs, enemy_lines), None, &mut frozen, &mut frozen_line, &mut add);
             }
         }
         // Castling: rules without rights, or blocked by a piece of the side, stay shut.
@@ -324,7 +329,7 @@ impl<B: CellSet> UntouchedChildren<B> {
                     }
                     again = again.or(read);
                 }
-                r.uncovering(game, pos, side, &mut add);
+                r.uncovering(game, pos, side, |x, again, pinned| add(x, again, pinned, None));
                 B::default()
             }
             None => game.line_reach[royal],
@@ -408,19 +413,21 @@ impl<B: CellSet> UntouchedChildren<B> {
 
     /// The count of the child after `mv`, a move off a cell of `uncovering` that
     /// [`UntouchedChildren::holds`] where it may: with the piece it leaves pinned, if any
-    /// ([`UntouchedChildren::uncovered`]), counted pinned; `None` where it does not hold.
+    /// ([`UntouchedChildren::uncovered`]), counted pinned, and without the destinations it
+    /// leaves attacked; `None` where it does not hold.
     #[inline(never)]
     fn count_uncovering<const DROPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
         if !self.holds::<true, false>(game, pos, kept, mv) {
             return None;
         }
         let (from, to) = (mv.from as usize, mv.to as usize);
-        let kept_sum = match self.uncovered(from, to).flatten() {
+        let (pin, lost) = self.uncovered(from, to)?;
+        let kept_sum = match pin {
             Some(pin) if self.pinned_cells.has(pin.0) => None,
             Some(pin) => counts.after_pinned(game, pos, from, to, pin),
             None => counts.after(game, pos, from, to),
         }?;
-        Some(self.count_after::<DROPS>(mv, kept_sum))
+        Some(self.count_after::<DROPS>(mv, kept_sum) - lost.count() as u64)
     }
 
     /// The count of the child after `mv`, a move that touches a cell of `again` and
@@ -488,13 +495,18 @@ impl<B: CellSet> UntouchedChildren<B> {
     }
 
     /// Whether a move from `from`, a cell of `uncovering`, to `to` lands where it blocks every
-    /// line it leaves again (`Some(None)`), or where it leaves one piece pinned, with the cells
-    /// it is pinned to (`Some(Some(..))`); `None`: it uncovers more.
+    /// line it leaves again but those to the destinations it leaves attacked (returned), or
+    /// where it leaves one piece pinned too, with the cells it is pinned to; `None`: it
+    /// uncovers more (a check, or a pin it does not tell).
     #[inline(never)]
-    fn uncovered(&self, from: usize, to: usize) -> Option<Option<(usize, B)>> {
-        let mut pin = None;
-        for &(x, again, pinned) in &self.uncovering[..self.uncovering_len] {
+    fn uncovered(&self, from: usize, to: usize) -> Option<(Option<(usize, B)>, B)> {
+        let (mut pin, mut lost) = (None, B::default());
+        for &(x, again, pinned, loses) in &self.uncovering[..self.uncovering_len] {
             if x as usize != from || again.has(to) {
+                continue;
+            }
+            if loses != NO_PIN {
+                lost.insert(loses as usize);
                 continue;
             }
             if pinned == NO_PIN || pin.is_some() {
@@ -502,7 +514,7 @@ impl<B: CellSet> UntouchedChildren<B> {
             }
             pin = Some((pinned as usize, again));
         }
-        Some(pin)
+        Some((pin, lost))
     }
 
     /// Whether a piece of the next side could capture en passant on the cells the step `mv`
