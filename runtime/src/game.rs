@@ -142,6 +142,11 @@ pub struct PieceMoves<B> {
     /// (its cell and the one it passes), counted with no walk over `specials`.
     pub one_step: bool,
     pub step: (u16, u16),
+    /// Whether the piece, once moved, is a plain leaper here (`leaps::NO` only because an
+    /// initial step of it, which it has only while unmoved, may promote): a pawn of the 5x5
+    /// cube on a side face, whose double step would end on the promotion face. Its count is
+    /// kept where it has moved (`crate::kept_counts`).
+    pub moved_leaper: bool,
 }
 
 /// What could attack any of a royal piece's plain leaps' destinations from one cell, so that

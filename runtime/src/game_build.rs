@@ -131,6 +131,7 @@ fn sort_moves<B: CellSet>(tables: &Tables, rays: &[Ray<B>], segments: &[Segment]
             gated: true,
             leaper: leaps::NO,
             one_step: false,
+            moved_leaper: false,
             step: (0, 0),
         };
         let mut ep_only = Vec::new();
@@ -717,16 +718,21 @@ impl<B: CellSet> Game<B> {
                     let plain = sp.flags == INITIAL | EP_TARGET | QUIET && r.flags & SLIDE == 0 && r.cells.1 - r.cells.0 == 1 && sp.pass != NO_CELL;
                     plain.then(|| tables.pool[r.cells.0 as usize])
                 };
-                for m in &mut piece_moves[ck * cells..(ck + 1) * cells] {
+                for (from, m) in piece_moves[ck * cells..(ck + 1) * cells].iter_mut().enumerate() {
+                    let apart = m.slides.0 == m.slides.1 && initial_steps_apart(&specials[m.specials.0 as usize..m.ep_only as usize], step);
                     m.leaper = if m.slides.0 != m.slides.1 {
                         leaps::NO
                     } else if m.specials.0 == m.specials.1 {
                         leaps::PLAIN
-                    } else if !m.may_promote && initial_steps_apart(&specials[m.specials.0 as usize..m.ep_only as usize], step) {
+                    } else if !m.may_promote && apart {
                         leaps::INITIAL
                     } else {
                         leaps::NO
                     };
+                    // (Its leaps, captures en passant included, promote nowhere from here.)
+                    m.moved_leaper = m.leaper == leaps::NO
+                        && apart
+                        && promotion[ck].as_ref().is_some_and(|p| !p.from.has(from) && !m.leap_quiet.or(m.leap_capture).intersects(p.zone));
                     let initial = &specials[m.specials.0 as usize..m.ep_only as usize];
                     if let (leaps::INITIAL, [sp]) = (m.leaper, initial) {
                         m.one_step = true;

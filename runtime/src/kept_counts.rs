@@ -73,7 +73,8 @@ enum Recount {
     /// A plain leaper (`leaps::PLAIN`) with no hop rule.
     #[default]
     Leaper,
-    /// A pawn with initial steps (`leaps::INITIAL`).
+    /// A pawn with initial steps (`leaps::INITIAL`), or a leaper once moved that has moved
+    /// (`PieceMoves::moved_leaper`: found as one, with no initial step).
     Initial,
     /// A piece with plain slides and plain leaps, no hop rule.
     Rider,
@@ -176,7 +177,7 @@ impl<B: CellSet> KeptCounts<B> {
         // (A promotion whose choices are limited by the kinds captured counts differently after
         // a capture: not kept where the piece may promote.)
         let limited = m.may_promote && game.promotion[ck].as_ref().is_some_and(|p| p.limit.iter().any(|&l| l != u32::MAX));
-        (m.leaper != leaps::NO && !hops || rider) && !game.royal[ck] && !limited
+        (m.leaper != leaps::NO && !hops || rider || m.moved_leaper) && !game.royal[ck] && !limited
     }
 
     /// The cells whose pieces looking at them [`KeptCounts::keep`] must mark, for the children
@@ -249,6 +250,9 @@ impl<B: CellSet> KeptCounts<B> {
                     Recount::Leaper
                 } else if m.leaper == leaps::INITIAL {
                     Recount::Initial
+                } else if m.moved_leaper {
+                    // (Before riders: with no slide, `plain_slides` holds too.)
+                    Recount::Initial
                 } else if m.plain_slides && !hops {
                     Recount::Rider
                 } else {
@@ -259,6 +263,10 @@ impl<B: CellSet> KeptCounts<B> {
                 let (t, more, deps) = match how {
                     Recount::Leaper => (by_set(game, pos, m, how, from, occupied, enemy, None).0, 0, m.leap_quiet.or(m.leap_capture)),
                     Recount::Initial => {
+                        // (A piece that is a leaper once moved, and has not moved: not kept.)
+                        if m.moved_leaper && pos.virgin.has(from) {
+                            continue;
+                        }
                         self.initial |= 1 << i;
                         self.initial_cells.insert(from);
                         let mut deps = m.leap_quiet.or(m.leap_capture);
@@ -288,7 +296,7 @@ impl<B: CellSet> KeptCounts<B> {
                 // (Promotions as the count counts them: one move per choice, which without
                 // limits on the choices does not depend on the position.)
                 let n = match &game.promotion[ck] {
-                    Some(p) if m.may_promote => {
+                    Some(p) if m.may_promote && !m.moved_leaper => {
                         how = Recount::Made;
                         pos.count_by_set(game, ck, from, t, None, Some(p))
                     }
@@ -301,7 +309,7 @@ impl<B: CellSet> KeptCounts<B> {
                 self.bit_of[from] = i as u8;
                 self.cached.insert(from);
                 self.total += n;
-                if m.leaper == leaps::INITIAL {
+                if self.initial >> i & 1 != 0 {
                     self.initial_total += n;
                 }
                 // (Its own cell too: a move there captures it.)
