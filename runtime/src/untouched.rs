@@ -69,11 +69,9 @@ pub(crate) struct UntouchedChildren<B> {
     /// The kept counts of the pieces pinned here, counted pinned in `rest` (a child's kept
     /// counts' sum holds them: the move touches nothing they look at).
     unpinned: u64,
-    /// The pieces pinned here (a move that pins one again along another line is made).
-    pinned_cells: B,
-    /// Each pinned piece's cell, the cells it is pinned to and its count pinned; the cells
-    /// the walks along the lines that pin read (`RoyalLines::pins_read`: a move there may
-    /// unpin).
+    /// Each pinned piece's cell, the cells it is pinned to and its count pinned (a move that
+    /// pins one again along another line is made); the cells the walks along the lines that
+    /// pin read (`RoyalLines::pins_read`: a move there may unpin).
     pins: [(u16, B, u16); MAX_PINS],
     pins_len: usize,
     pin_read: B,
@@ -303,7 +301,7 @@ impl<B: CellSet> UntouchedChildren<B> {
         }
         // Pieces pinned here stay pinned where the move touches neither the lines that pin nor
         // a cell they look at: counted pinned.
-        let (mut pinned, mut unpinned, mut pinned_cells) = (0, 0, B::default());
+        let (mut pinned, mut unpinned) = (0, 0);
         let (mut pins, mut pins_len, mut pin_read, mut again) = ([(0u16, B::default(), 0u16); MAX_PINS], 0, B::default(), B::default());
         let lines = match kept {
             Some(r) if !r.unchecked(royal, pos.out) => return None,
@@ -316,7 +314,6 @@ impl<B: CellSet> UntouchedChildren<B> {
                     if !single {
                         frozen = frozen.or(read);
                     }
-                    pinned_cells = found.pinned;
                     for p in found.pinned.iter() {
                         let allowed = found.allowed(p)?;
                         let (n, kept, looked) = counts.pinned(game, pos, p, allowed)?;
@@ -347,7 +344,6 @@ impl<B: CellSet> UntouchedChildren<B> {
         Some(UntouchedChildren {
             rest: safe + dropped + pinned,
             unpinned,
-            pinned_cells,
             pins,
             pins_len,
             pin_read,
@@ -423,7 +419,7 @@ impl<B: CellSet> UntouchedChildren<B> {
         let (from, to) = (mv.from as usize, mv.to as usize);
         let (pin, lost) = self.uncovered(from, to)?;
         let kept_sum = match pin {
-            Some(pin) if self.pinned_cells.has(pin.0) => None,
+            Some(pin) if self.pins[..self.pins_len].iter().any(|p| p.0 as usize == pin.0) => None,
             Some(pin) => counts.after_pinned(game, pos, from, to, pin),
             None => counts.after(game, pos, from, to),
         }?;
