@@ -200,6 +200,34 @@ impl<B: CellSet> Position<B> {
         self.wind_zone_flooded(game, target, side)
     }
 
+    /// The cells the winding floods of `side`'s opponents depend on: their winding pieces, and
+    /// per rule the empty cells its pieces in its zone reach and the occupied cells next to
+    /// those. A plain move that leaves and lands on none of them leaves every flood as it is.
+    /// With whether a flood that may capture on `target` (its zone holds it) reaches `target`
+    /// or a piece of `side`: then `target` is attacked, or a move of that piece may uncover a
+    /// winding attack on it (`Position::wind_zone`).
+    pub(crate) fn wind_floods(&self, game: &Game<B>, target: usize, side: usize) -> (B, bool) {
+        let (mut cells, mut near) = (B::default(), false);
+        for &s in &game.opponents[side] {
+            for &ck in &game.wind_cks[s] {
+                let pieces = self.by_ck[ck as usize];
+                cells = cells.or(pieces);
+                for w in &game.winders[ck as usize] {
+                    let starts = pieces.and(w.zone);
+                    if starts.is_empty() {
+                        continue;
+                    }
+                    let (empty, hit) = self.flood_all(w, starts);
+                    cells = cells.or(empty).or(hit);
+                    if w.flags & crate::tables::ray::CAPTURE != 0 && w.zone.has(target) {
+                        near |= hit.intersects(self.by_side[side]) || empty.has(target);
+                    }
+                }
+            }
+        }
+        (cells, near)
+    }
+
     /// Whether an opponent of `side` has a winding piece that captures in a zone holding
     /// `target`, standing in that zone: only then can a flood reach `target`.
     #[inline(always)]

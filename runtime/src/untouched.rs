@@ -42,7 +42,7 @@ use crate::tables::ray;
 /// child as in its parent, not ended, after a move that captures nothing, checks nothing and
 /// lands on no cell the side wins by reaching: `UntouchedChildren::new`.)
 pub(crate) fn counts_only<B: CellSet>(game: &Game<B>) -> bool {
-    !game.stacks && !game.hopping && !game.winding && game.passing.is_none()
+    !game.stacks && !game.hopping && game.passing.is_none()
 }
 
 /// The most pieces whose move away may uncover an attack that a position lists with the cells
@@ -213,6 +213,18 @@ impl<B: CellSet> UntouchedChildren<B> {
             return None;
         }
         let mut frozen = m.leap_quiet.or(m.leap_capture);
+        // Winding rules: the other side's floods are the same in every child whose move leaves
+        // and lands off the cells they depend on (then so are its winding attacks, on the
+        // destinations too: a cell off them filled or emptied, the royal piece's, changes no
+        // flood); not where one reaches the royal piece or a piece of its side, whose moves a
+        // child's count would judge one by one.
+        if game.winding {
+            let (floods, near) = pos.wind_floods(game, royal, side);
+            if near || floods.has(royal) {
+                return None;
+            }
+            frozen = frozen.or(floods);
+        }
         let targets = pos.targets_of(game, side).0;
         // Its special rays, if any, are single steps that may pass cells (Boholy's pole
         // crossings): each as a leap, open while the cells it passes are empty and, where it
