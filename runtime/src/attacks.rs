@@ -274,6 +274,17 @@ impl<B: CellSet> Position<B> {
         game.opponents[side].iter().any(|&s| !self.is_out(s) && self.attacked_by(game, target, s))
     }
 
+    /// Whether an opponent of `side` still in the game would attack `to` other than along a
+    /// line once `side`'s royal piece moved there from `from`: by a leap, a winding flood as it
+    /// is (the caller knows that `from` stops none), or a hop with the piece lifted off `from`
+    /// and put on `to` ([`Position::hopped_by_after`]), as [`Position::safe_destination`] judges.
+    #[inline(never)]
+    pub(crate) fn attacked_directly_after_royal(&self, game: &Game<B>, from: usize, to: usize, side: usize) -> bool {
+        game.opponents[side].iter().any(|&s| {
+            !self.is_out(s) && (self.attacked_by_leaps(game, to, s) || (game.winding && self.wound_by(game, to, s)) || (game.hopping && self.hopped_by_after(game, to, s, from, to)))
+        })
+    }
+
     /// Whether an opponent of `side` still in the game could capture on `target` by a hop
     /// ([`Position::hopped_by`]).
     pub fn hopped_by_enemy(&self, game: &Game<B>, target: usize, side: usize) -> bool {

@@ -38,11 +38,11 @@ use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
 use crate::tables::ray;
 
 /// Whether a count in `game` holds nothing but the pieces' moves, castling and drops
-/// (`Game::untouched`): no stacks, hops, winding rules or passes. (Goals hold in a
+/// (`Game::untouched`): no stacks or passes. (Goals hold in a
 /// child as in its parent, not ended, after a move that captures nothing, checks nothing and
 /// lands on no cell the side wins by reaching: `UntouchedChildren::new`.)
 pub(crate) fn counts_only<B: CellSet>(game: &Game<B>) -> bool {
-    !game.stacks && !game.hopping && game.passing.is_none()
+    !game.stacks && game.passing.is_none()
 }
 
 /// The most pieces whose move away may uncover an attack that a position lists with the cells
@@ -117,6 +117,11 @@ pub(crate) struct UntouchedChildren<B> {
     /// those lines, where a line piece landing may check or pin. (Only out to their second
     /// piece: no board cheaper, Shatranj 0.3 instructions a leaf dearer.)
     lines: B,
+    /// With hops, the cells where a way of the other side's hop rules to the royal piece or
+    /// one of its destinations starts (one that passes few pieces: `Position::hop_ways_read`):
+    /// a piece with hop rules landing there may attack along it. (The pieces on such starts
+    /// are frozen, as are the cells the ways pass.)
+    hop_starts: B,
 }
 
 /// The cells the lines to `target` read out to their first piece under `occupied`, where a
@@ -225,6 +230,22 @@ impl<B: CellSet> UntouchedChildren<B> {
             }
             frozen = frozen.or(floods);
         }
+        // Hops: no one move may let the other side's hop rules capture the royal piece (its hop
+        // zone, `Position::hop_zone`, is empty: no child's count judges a move by playing it);
+        // a child whose move leaves and lands off the cells the ways to it read (their starts
+        // too), and lands no piece with hop rules where a way starts (`hop_starts`), has that
+        // zone (as `Position::know_hops` finds).
+        let mut hop_starts = B::default();
+        if game.hopping {
+            if !pos.hop_zone_read::<false>(game, royal, side).0.is_empty() || m.specials.0 != m.specials.1 {
+                return None;
+            }
+            // (A way past four pieces or more has three or more left after the move, and opens
+            // no hop zone: `Position::way_zone`.)
+            let (read, starts) = pos.hop_ways_read(game, royal, side, pos.occupied, 4);
+            frozen = frozen.or(read);
+            hop_starts = starts;
+        }
         let targets = pos.targets_of(game, side).0;
         // Its special rays, if any, are single steps that may pass cells (Boholy's pole
         // crossings): each as a leap, open while the cells it passes are empty and, where it
@@ -290,7 +311,19 @@ impl<B: CellSet> UntouchedChildren<B> {
             let lifted = pos.occupied.and_not(B::single(royal));
             let (theirs, enemy_lines) = (pos.by_side[pos.to_move], pos.enemy_line_pieces(game, side));
             for d in destinations.iter() {
-                let attacked = pos.attacked_directly_by_enemy(game, d, side) || pos.attacked_along_lines_by_enemy(game, d, side, lifted);
+                // (With hops, the royal piece lifted and put on `d`, as the count judges it; the
+                // cells the ways to `d` read frozen: the same attacks in every child.)
+                let direct = if game.hopping {
+                    // (A way past three pieces or more, the royal piece lifted, passes two or
+                    // more after the move: no hop captures along it.)
+                    let (read, starts) = pos.hop_ways_read(game, d, side, lifted, 3);
+                    frozen = frozen.or(read);
+                    hop_starts = hop_starts.or(starts);
+                    pos.attacked_directly_after_royal(game, royal, d, side)
+                } else {
+                    pos.attacked_directly_by_enemy(game, d, side)
+                };
+                let attacked = direct || pos.attacked_along_lines_by_enemy(game, d, side, lifted);
                 safe += !attacked as u64;
                 read_lines(game, pos, d, attacked, lifted, (theirs, enemy_lines), Some(d), &mut frozen, &mut frozen_line, &mut add);
             }
@@ -373,6 +406,7 @@ impl<B: CellSet> UntouchedChildren<B> {
             frozen_again,
             frozen_line_again,
             lines,
+            hop_starts,
         })
     }
 
@@ -383,7 +417,7 @@ impl<B: CellSet> UntouchedChildren<B> {
     /// not, which cost orthodox 0.5 instructions a leaf less than one test). `AGAIN`: the
     /// cells frozen for the pins or the goals alone are not ([`UntouchedChildren::count_again`]).
     #[inline(always)]
-    pub(crate) fn holds<const UNCOVERING: bool, const AGAIN: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, mv: Move) -> bool {
+    pub(crate) fn holds<const UNCOVERING: bool, const AGAIN: bool, const HOPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, mv: Move) -> bool {
         let (from, to) = (mv.from as usize, mv.to as usize);
         let plain = match mv.kind {
             MoveKind::Normal => true,
@@ -415,7 +449,9 @@ impl<B: CellSet> UntouchedChildren<B> {
             }
             && {
                 let ck = pos.board[from] as usize - 1;
-                !game.direct_from[ck * game.cells + to].intersects(self.watched) && !game.direct_from[ck * game.cells + from].intersects(self.destinations)
+                !game.direct_from[ck * game.cells + to].intersects(self.watched)
+                    && !game.direct_from[ck * game.cells + from].intersects(self.destinations)
+                    && (!HOPS || game.hoppers[ck].is_empty() || !self.hop_starts.has(to))
             }
     }
 
@@ -424,8 +460,8 @@ impl<B: CellSet> UntouchedChildren<B> {
     /// ([`UntouchedChildren::uncovered`]), counted pinned, and without the destinations it
     /// leaves attacked; `None` where it does not hold.
     #[inline(never)]
-    fn count_uncovering<const DROPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
-        if !self.holds::<true, false>(game, pos, kept, mv) {
+    fn count_uncovering<const DROPS: bool, const HOPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
+        if !self.holds::<true, false, HOPS>(game, pos, kept, mv) {
             return None;
         }
         let (from, to) = (mv.from as usize, mv.to as usize);
@@ -445,21 +481,21 @@ impl<B: CellSet> UntouchedChildren<B> {
     /// (`KeptCounts::after_pins`), and a move onto a goal cell by a kind that does not win
     /// there is as any other; `None` where it does not hold.
     #[inline(always)]
-    fn count_again<const DROPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
+    fn count_again<const DROPS: bool, const HOPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
         let (from, to) = (mv.from as usize, mv.to as usize);
         // (Most moves here are line pieces' onto the lines that pin or to a destination, which
         // stay frozen: told before the call.)
         if pos.line_pieces[pos.to_move].has(from) && self.frozen_line_again.has(to) {
             return None;
         }
-        self.count_again_past::<DROPS>(game, pos, kept, counts, mv)
+        self.count_again_past::<DROPS, HOPS>(game, pos, kept, counts, mv)
     }
 
     /// [`UntouchedChildren::count_again`] past its first test.
     #[inline(never)]
-    fn count_again_past<const DROPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
+    fn count_again_past<const DROPS: bool, const HOPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
         let (from, to) = (mv.from as usize, mv.to as usize);
-        if !self.holds::<false, true>(game, pos, kept, mv) {
+        if !self.holds::<false, true, HOPS>(game, pos, kept, mv) {
             return None;
         }
         let ck = pos.board[from] as usize - 1;
@@ -542,23 +578,39 @@ impl<B: CellSet> UntouchedChildren<B> {
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn count_children<const DROPS: bool>(&self, game: &Game<B>, pos: &mut Position<B>, scratch: &mut Vec<Move>, moves: &[Move], kept: Option<&RoyalLines<'_, B>>, destinations: Option<&KeptDestinations<B>>, faced: Option<bool>, counts: &KeptCounts<B>) -> u64 {
-        if !self.again.is_empty() {
-            self.count_children_with::<DROPS, true>(game, pos, scratch, moves, kept, destinations, faced, counts)
+        if game.hopping {
+            self.count_children_hops::<DROPS>(game, pos, scratch, moves, kept, destinations, faced, counts)
+        } else if !self.again.is_empty() {
+            self.count_children_with::<DROPS, true, false>(game, pos, scratch, moves, kept, destinations, faced, counts)
         } else {
-            self.count_children_with::<DROPS, false>(game, pos, scratch, moves, kept, destinations, faced, counts)
+            self.count_children_with::<DROPS, false, false>(game, pos, scratch, moves, kept, destinations, faced, counts)
         }
     }
 
-    /// [`UntouchedChildren::count_children`], with cells to look at again or not (`AGAIN`).
+    /// [`UntouchedChildren::count_children`] in a game with hops, ending what
+    /// `Position::keep_hops_for_children` kept for the children made. (A call: inlined there,
+    /// it changed how the other games' loops compiled.)
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn count_children_hops<const DROPS: bool>(&self, game: &Game<B>, pos: &mut Position<B>, scratch: &mut Vec<Move>, moves: &[Move], kept: Option<&RoyalLines<'_, B>>, destinations: Option<&KeptDestinations<B>>, faced: Option<bool>, counts: &KeptCounts<B>) -> u64 {
+        let n = self.count_children_with::<DROPS, true, true>(game, pos, scratch, moves, kept, destinations, faced, counts);
+        pos.drop_kept_hops();
+        n
+    }
+
+    /// [`UntouchedChildren::count_children`], with cells to look at again or not (`AGAIN`);
+    /// `HOPS`: in a game with hops, the children made are counted as perft counts them there
+    /// (with the next side's hop zone and checks taken from the parent where they hold,
+    /// `Position::know_hops`, and the hop destinations read in place).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn count_children_with<const DROPS: bool, const AGAIN: bool>(&self, game: &Game<B>, pos: &mut Position<B>, scratch: &mut Vec<Move>, moves: &[Move], kept: Option<&RoyalLines<'_, B>>, destinations: Option<&KeptDestinations<B>>, faced: Option<bool>, counts: &KeptCounts<B>) -> u64 {
+    fn count_children_with<const DROPS: bool, const AGAIN: bool, const HOPS: bool>(&self, game: &Game<B>, pos: &mut Position<B>, scratch: &mut Vec<Move>, moves: &[Move], kept: Option<&RoyalLines<'_, B>>, destinations: Option<&KeptDestinations<B>>, faced: Option<bool>, counts: &KeptCounts<B>) -> u64 {
         let mut n = 0;
         for &mv in moves {
-            let count = match self.holds::<false, false>(game, pos, kept, mv) {
+            let count = match self.holds::<false, false, HOPS>(game, pos, kept, mv) {
                 true => counts.after(game, pos, mv.from as usize, mv.to as usize).map(|kept_sum| self.count_after::<DROPS>(mv, kept_sum)),
-                false if self.uncovering_cells.has(mv.from as usize) => self.count_uncovering::<DROPS>(game, pos, kept, counts, mv),
-                false if AGAIN && (self.again.has(mv.from as usize) || self.again.has(mv.to as usize)) => self.count_again::<DROPS>(game, pos, kept, counts, mv),
+                false if self.uncovering_cells.has(mv.from as usize) => self.count_uncovering::<DROPS, HOPS>(game, pos, kept, counts, mv),
+                false if AGAIN && (self.again.has(mv.from as usize) || self.again.has(mv.to as usize)) => self.count_again::<DROPS, HOPS>(game, pos, kept, counts, mv),
                 false => None,
             };
             if let Some(count) = count {
@@ -575,10 +627,16 @@ impl<B: CellSet> UntouchedChildren<B> {
             if let Some(d) = destinations {
                 pos.know_destinations(d, mv);
             }
-            n += match kept.filter(|k| k.applies_after(mv)) {
-                Some(k) => pos.count_legal_settling_kept_counts(game, scratch, k, mv, counts),
-                None => pos.count_legal_settling_counts(game, scratch, counts, mv),
-            };
+            if HOPS {
+                pos.know_hops(game, mv);
+                n += pos.count_legal_settling_facing(game, scratch, kept.filter(|k| k.applies_after(mv)).map(|k| (k, mv)), None, Some((counts, mv)));
+                pos.forget_hops();
+            } else {
+                n += match kept.filter(|k| k.applies_after(mv)) {
+                    Some(k) => pos.count_legal_settling_kept_counts(game, scratch, k, mv, counts),
+                    None => pos.count_legal_settling_counts(game, scratch, counts, mv),
+                };
+            }
             pos.unmake_inlined(game, &undo);
         }
         n

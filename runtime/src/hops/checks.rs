@@ -48,7 +48,7 @@ impl<B: CellSet> Position<B> {
     /// and the cells it passes (their occupancy, and for a hop check the kinds of its screens),
     /// with `target`; and every cell where a way to `target` could start.
     #[inline(always)]
-    pub(super) fn hop_zone_read<const READ: bool>(&self, game: &Game<B>, target: usize, side: usize) -> (B, B, B) {
+    pub(crate) fn hop_zone_read<const READ: bool>(&self, game: &Game<B>, target: usize, side: usize) -> (B, B, B) {
         let (mut zone, mut read, mut starts) = (B::default(), B::default(), B::default());
         if READ {
             read.insert(target);
@@ -75,6 +75,34 @@ impl<B: CellSet> Position<B> {
             }
         }
         (zone, read, starts)
+    }
+
+    /// The cells the ways of `side`'s opponents' hop rules to `target` read where they pass
+    /// fewer than `crowded` pieces under `occupied` (each way's start, the cells it passes, and
+    /// `target`); and every cell where such a way to `target` could start. A way that passes more
+    /// takes more moves to open than a child of perft's last ply and its own move make
+    /// (`crate::untouched`).
+    pub(crate) fn hop_ways_read(&self, game: &Game<B>, target: usize, side: usize, occupied: B, crowded: u32) -> (B, B) {
+        let (mut read, mut starts) = (B::single(target), B::default());
+        for &s in &game.opponents[side] {
+            for &ck in &game.hop_cks[s] {
+                let pieces = self.by_ck[ck as usize];
+                for r in game.hoppers[ck as usize].iter().filter(|r| r.flags & hop::CAPTURE != 0) {
+                    for &(from, passed, _) in &r.reverse[target] {
+                        if occupied.and(passed).count() < crowded {
+                            starts.insert(from as usize);
+                        }
+                    }
+                    for (from, passed, _) in r.ways_from(target, pieces) {
+                        if occupied.and(passed).count() < crowded {
+                            read = read.or(passed);
+                            read.insert(from);
+                        }
+                    }
+                }
+            }
+        }
+        (read, starts)
     }
 
     /// The cells where one move (a piece leaving one cell and landing on another) could make or
