@@ -22,7 +22,13 @@
 //! a cell of the move is counted again pinned: `KeptCounts::after_pins`), and the drops
 //! (those here, and onto the cell the move left, less onto the cell it took), found without
 //! making the move
-//! (`UntouchedChildren::holds`). Only in games whose counts hold nothing else
+//! (`UntouchedChildren::holds`). With winding rules, also only where the other side's floods
+//! reach neither the royal piece nor a piece of its side, and the move leaves and lands off
+//! every cell they depend on (their attacks are then the same); with hops, only where the
+//! royal piece has no hop zone, and the move leaves and lands off the cells the hop ways to
+//! it and to its destinations read (but ways past too many pieces for two moves to open),
+//! landing no piece with hop rules where such a way starts (destinations judged for hops with
+//! the royal piece put there). Only in games whose counts hold nothing else
 //! ([`counts_only`]); with a bare-king rule, while neither side is bare; with more than two
 //! sides, while no third side checks the next; not while the next side holds a kind whose
 //! drop may not mate. Debug builds count every such child the long way too and compare
