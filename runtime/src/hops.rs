@@ -663,6 +663,44 @@ impl<B: CellSet> Position<B> {
         (quiet, capture)
     }
 
+    /// [`Position::hop_walk`] on the cells `occupied`, the board read through `code_at` (for
+    /// the cells after a move not made: `crate::kept_counts`).
+    pub(crate) fn hop_walk_on(&self, game: &Game<B>, ck: usize, from: usize, enemy: B, occupied: B, code_at: impl Fn(usize) -> u8) -> (B, B) {
+        let (mut quiet, mut capture) = (B::default(), B::default());
+        for r in &game.hoppers[ck] {
+            // (The grasshopper's: only the cell just past the screen.)
+            let next = r.flags & (hop::SCREEN | hop::NEXT) == hop::SCREEN | hop::NEXT;
+            for line in &r.lines[from] {
+                let start = if r.flags & hop::SCREEN == 0 {
+                    0
+                } else {
+                    let Some(s) = line.iter().position(|&c| occupied.has(c as usize)) else { continue };
+                    if !(r.any_over || r.over >> Self::kind_of_code(game, code_at(line[s] as usize)) & 1 != 0) {
+                        continue;
+                    }
+                    s + 1
+                };
+                for &c in line.get(start..).unwrap_or(&[]) {
+                    let c = c as usize;
+                    if !occupied.has(c) {
+                        if r.flags & hop::QUIET != 0 && (r.anywhere || r.onto.has(c)) {
+                            quiet.insert(c);
+                        }
+                        if next {
+                            break;
+                        }
+                        continue;
+                    }
+                    if r.flags & hop::CAPTURE != 0 && enemy.has(c) && (r.any_take || r.takes >> Self::kind_of_code(game, code_at(c)) & 1 != 0) && (r.anywhere || r.onto.has(c)) {
+                        capture.insert(c);
+                    }
+                    break;
+                }
+            }
+        }
+        (quiet, capture)
+    }
+
     /// Keeps [`Position::hop_zone`] and the hop checks ([`Position::hopped_by`]) of `side`'s
     /// lone royal piece in this position, with the cells they depend on, for its children where
     /// `side` is to move (perft's last ply: [`Position::know_hops`] in each child, then

@@ -80,6 +80,10 @@ enum Recount {
     Rider,
     /// Any other, or one that may promote.
     Made,
+    /// A piece with hop rules besides plain slides and leaps (no slide back to its start):
+    /// found again after a move as a rider, with its hops walked on the cells after it
+    /// (`Position::hop_walk_on`); its count pinned is not.
+    Hopper,
 }
 
 /// The moves by set of the piece on `from` whose moves there are `m`, found as `how` says with
@@ -101,7 +105,7 @@ fn by_set<B: CellSet>(game: &Game<B>, pos: &Position<B>, m: &PieceMoves<B>, how:
             }
             (leaps, steps, B::default())
         }
-        Recount::Rider => {
+        Recount::Rider | Recount::Hopper => {
             // (Most riders: the cells reached are its moves, as `piece_moves` finds them, read
             // once. A slide back to the start reaches it: a stationary move, legal where counts
             // are kept, out of check; Yapsan -15.4 instructions a leaf.)
@@ -255,6 +259,8 @@ impl<B: CellSet> KeptCounts<B> {
                     Recount::Initial
                 } else if m.plain_slides && !hops {
                     Recount::Rider
+                } else if m.plain_slides && !m.homing {
+                    Recount::Hopper
                 } else {
                     Recount::Made
                 };
@@ -287,7 +293,7 @@ impl<B: CellSet> KeptCounts<B> {
                     }
                     // And those its hop rules read (kept with hops: Grasshopper chess -27
                     // instructions a leaf).
-                    Recount::Made => {
+                    Recount::Made | Recount::Hopper => {
                         let deps = m.leap_quiet.or(m.leap_capture).or(game.slide_reach(m, occupied));
                         let (t, _, _) = pos.piece_moves::<false, false>(game, ck, from, enemy, false, &mut Vec::new());
                         (t, 0, if hops { deps.or(pos.hop_read_after_moves(game, ck, from)) } else { deps })
@@ -373,14 +379,14 @@ impl<B: CellSet> KeptCounts<B> {
     /// side's pieces are neither in check nor pinned nor judged one by one (`crate::untouched`):
     /// the counts that hold, and those of the pieces that look at either cell found again with
     /// the move's two cells changed; `None` where one of those is not found so
-    /// ([`Recount::Made`]).
+    /// ([`Recount::Made`]; [`Recount::Hopper`] only with `HOPPERS`, in the games with hops).
     #[inline(always)]
-    pub(crate) fn after(&self, game: &Game<B>, pos: &Position<B>, from: usize, to: usize) -> Option<u64> {
+    pub(crate) fn after<const HOPPERS: bool>(&self, game: &Game<B>, pos: &Position<B>, from: usize, to: usize) -> Option<u64> {
         let lost = self.affected[from] | self.affected[to];
         if lost == 0 {
             return Some(self.total);
         }
-        self.recount::<false>(game, pos, from, to, lost, None)
+        self.recount::<false, HOPPERS>(game, pos, from, to, lost, None)
     }
 
     /// [`KeptCounts::after`] where the move leaves one piece pinned (`pin`: its cell and the
@@ -391,30 +397,46 @@ impl<B: CellSet> KeptCounts<B> {
             return None;
         }
         let lost = self.affected[from] | self.affected[to] | 1 << self.bit_of[pin.0];
-        self.recount::<true>(game, pos, from, to, lost, Some(pin))
+        self.recount::<true, false>(game, pos, from, to, lost, Some(pin))
     }
 
     /// [`KeptCounts::after`] where the pieces `lost` look at the move's cells or are pinned.
     /// (Its loop as it is: through `found_again`, it cost the Berolina corner variant 0.7
     /// instructions a leaf.)
     #[inline(never)]
-    fn recount<const PINNED: bool>(&self, game: &Game<B>, pos: &Position<B>, from: usize, to: usize, mut lost: Pieces, pin: Option<(usize, B)>) -> Option<u64> {
+    fn recount<const PINNED: bool, const HOPPERS: bool>(&self, game: &Game<B>, pos: &Position<B>, from: usize, to: usize, mut lost: Pieces, pin: Option<(usize, B)>) -> Option<u64> {
         let (occupied, enemy, enemy_unroyal) = self.after_move(pos, from, to);
         let mut n = self.total;
         while lost != 0 {
             let i = lost.trailing_zeros() as usize;
             lost &= lost - 1;
-            if self.how[i] == Recount::Made {
+            // (`Hopper` after `Made`: one test where hoppers are not found again.)
+            if if HOPPERS { self.how[i] == Recount::Made } else { self.how[i] as u8 >= Recount::Made as u8 } {
                 return None;
             }
             let c = self.cell[i] as usize;
             let ck = pos.board[c] as usize - 1;
             let enemy = if game.any_no_check && game.no_check[ck] { enemy_unroyal } else { enemy };
             let within = if PINNED { pin.filter(|&(p, _)| p == c).map(|(_, cells)| cells) } else { None };
-            let (t, more, _) = by_set(game, pos, &game.piece_moves[ck * game.cells + c], self.how[i], c, occupied, enemy, within);
+            let (mut t, more, _) = by_set(game, pos, &game.piece_moves[ck * game.cells + c], self.how[i], c, occupied, enemy, within);
+            if HOPPERS && self.how[i] == Recount::Hopper {
+                t = t.or(self.hops_after(game, pos, ck, c, (from, to), occupied, enemy, within));
+            }
             n = n - self.count[i] as u64 + t.count() as u64 + more;
         }
         Some(n)
+    }
+
+    /// The hop destinations of the piece `ck` on `c` (a [`Recount::Hopper`]) after the plain
+    /// move `from` -> `to` in `pos`, on the cells `occupied` after it with targets `enemy`
+    /// (onto `within` only, if given). (A call: it is seldom needed.)
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn hops_after(&self, game: &Game<B>, pos: &Position<B>, ck: usize, c: usize, (from, to): (usize, usize), occupied: B, enemy: B, within: Option<B>) -> B {
+        let code = pos.board[from];
+        let (quiet, capture) = pos.hop_walk_on(game, ck, c, enemy, occupied, |x| if x == to { code } else { pos.board[x] });
+        let t = quiet.or(capture);
+        within.map_or(t, |w| t.and(w))
     }
 
     /// The occupied cells and the next side's two sets of targets after a plain move in `pos`
@@ -440,7 +462,7 @@ impl<B: CellSet> KeptCounts<B> {
     /// so ([`Recount::Made`]).
     #[inline(always)]
     fn found_again(&self, game: &Game<B>, pos: &Position<B>, i: usize, (occupied, enemy, enemy_unroyal): (B, B, B), within: Option<B>) -> Option<u64> {
-        if self.how[i] == Recount::Made {
+        if matches!(self.how[i], Recount::Made | Recount::Hopper) {
             return None;
         }
         let c = self.cell[i] as usize;
@@ -467,7 +489,7 @@ impl<B: CellSet> KeptCounts<B> {
             }
             pinned |= 1 << self.bit_of[c as usize];
         }
-        let mut n = self.recount::<false>(game, pos, from, to, lost & !pinned, None)?;
+        let mut n = self.recount::<false, false>(game, pos, from, to, lost & !pinned, None)?;
         let after = self.after_move(pos, from, to);
         for (j, &(c, allowed, count_pinned)) in pins.iter().enumerate() {
             let i = self.bit_of[c as usize] as usize;
@@ -494,7 +516,7 @@ impl<B: CellSet> KeptCounts<B> {
         let i = self.bit_of[cell] as usize;
         let ck = pos.board[cell] as usize - 1;
         let m = &game.piece_moves[ck * game.cells + cell];
-        if self.how[i] == Recount::Made || m.homing {
+        if matches!(self.how[i], Recount::Made | Recount::Hopper) || m.homing {
             return None;
         }
         let enemy = if game.any_no_check && game.no_check[ck] { self.enemy_unroyal } else { self.enemy };

@@ -475,7 +475,7 @@ impl<B: CellSet> UntouchedChildren<B> {
         let kept_sum = match pin {
             Some(pin) if self.pins[..self.pins_len].iter().any(|p| p.0 as usize == pin.0) => None,
             Some(pin) => counts.after_pinned(game, pos, from, to, pin),
-            None => counts.after(game, pos, from, to),
+            None => counts.after::<false>(game, pos, from, to),
         }?;
         Some(self.count_after::<DROPS>(mv, kept_sum) - lost.count() as u64)
     }
@@ -614,7 +614,7 @@ impl<B: CellSet> UntouchedChildren<B> {
         let mut n = 0;
         for &mv in moves {
             let count = match self.holds::<false, false, HOPS>(game, pos, kept, mv) {
-                true => counts.after(game, pos, mv.from as usize, mv.to as usize).map(|kept_sum| self.count_after::<DROPS>(mv, kept_sum)),
+                true => counts.after::<HOPS>(game, pos, mv.from as usize, mv.to as usize).map(|kept_sum| self.count_after::<DROPS>(mv, kept_sum)),
                 false if self.uncovering_cells.has(mv.from as usize) => self.count_uncovering::<DROPS, HOPS>(game, pos, kept, counts, mv),
                 false if AGAIN && (self.again.has(mv.from as usize) || self.again.has(mv.to as usize)) => self.count_again::<DROPS, HOPS>(game, pos, kept, counts, mv),
                 false => None,
