@@ -664,7 +664,8 @@ impl<B: CellSet> Position<B> {
     }
 
     /// [`Position::hop_walk`] on the cells `occupied`, the board read through `code_at` (for
-    /// the cells after a move not made: `crate::kept_counts`).
+    /// the cells after a move not made: `crate::kept_counts`). (`hop_walk` keeps its own walk,
+    /// whose helpers the walks that record the cells they read share.)
     pub(crate) fn hop_walk_on(&self, game: &Game<B>, ck: usize, from: usize, enemy: B, occupied: B, code_at: impl Fn(usize) -> u8) -> (B, B) {
         let (mut quiet, mut capture) = (B::default(), B::default());
         for r in &game.hoppers[ck] {
