@@ -203,9 +203,9 @@ impl<B: CellSet> Position<B> {
     /// The cells the winding floods of `side`'s opponents depend on: their winding pieces, and
     /// per rule the empty cells its pieces in its zone reach and the occupied cells next to
     /// those. A plain move that leaves and lands on none of them leaves every flood as it is.
-    /// With whether a flood that may capture on `target` (its zone holds it) reaches `target`
-    /// or a piece of `side`: then `target` is attacked, or a move of that piece may uncover a
-    /// winding attack on it (`Position::wind_zone`).
+    /// With whether a flood that may capture on `target` (its zone holds it) reaches a piece
+    /// of `side` (that on `target` among them): then `target` is attacked, or a move of that
+    /// piece may uncover a winding attack on it (`Position::wind_zone`).
     pub(crate) fn wind_floods(&self, game: &Game<B>, target: usize, side: usize) -> (B, bool) {
         let (mut cells, mut near) = (B::default(), false);
         for &s in &game.opponents[side] {
@@ -220,7 +220,8 @@ impl<B: CellSet> Position<B> {
                     let (empty, hit) = self.flood_all(w, starts);
                     cells = cells.or(empty).or(hit);
                     if w.flags & crate::tables::ray::CAPTURE != 0 && w.zone.has(target) {
-                        near |= hit.intersects(self.by_side[side]) || empty.has(target);
+                        // (The royal piece on `target` is one of them.)
+                        near |= hit.intersects(self.by_side[side]);
                     }
                 }
             }

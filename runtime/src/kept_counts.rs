@@ -82,8 +82,17 @@ enum Recount {
     Made,
     /// A piece with hop rules besides plain slides and leaps (no slide back to its start):
     /// found again after a move as a rider, with its hops walked on the cells after it
-    /// (`Position::hop_walk_on`); its count pinned is not.
+    /// (`Position::hop_walk_on`), but only in the games with hops' loop; its count pinned is
+    /// not. (After `Made`: [`Recount::by_set`] is one test.)
     Hopper,
+}
+
+impl Recount {
+    /// Whether [`by_set`] alone finds the piece's count again (not `Made`, not `Hopper`).
+    #[inline(always)]
+    fn by_set(self) -> bool {
+        (self as u8) < Recount::Made as u8
+    }
 }
 
 /// The moves by set of the piece on `from` whose moves there are `m`, found as `how` says with
@@ -259,7 +268,7 @@ impl<B: CellSet> KeptCounts<B> {
                     Recount::Initial
                 } else if m.plain_slides && !hops {
                     Recount::Rider
-                } else if m.plain_slides && !m.homing {
+                } else if hops && m.plain_slides && !m.homing {
                     Recount::Hopper
                 } else {
                     Recount::Made
@@ -410,8 +419,7 @@ impl<B: CellSet> KeptCounts<B> {
         while lost != 0 {
             let i = lost.trailing_zeros() as usize;
             lost &= lost - 1;
-            // (`Hopper` after `Made`: one test where hoppers are not found again.)
-            if if HOPPERS { self.how[i] == Recount::Made } else { self.how[i] as u8 >= Recount::Made as u8 } {
+            if if HOPPERS { self.how[i] == Recount::Made } else { !self.how[i].by_set() } {
                 return None;
             }
             let c = self.cell[i] as usize;
@@ -462,7 +470,7 @@ impl<B: CellSet> KeptCounts<B> {
     /// so ([`Recount::Made`]).
     #[inline(always)]
     fn found_again(&self, game: &Game<B>, pos: &Position<B>, i: usize, (occupied, enemy, enemy_unroyal): (B, B, B), within: Option<B>) -> Option<u64> {
-        if matches!(self.how[i], Recount::Made | Recount::Hopper) {
+        if !self.how[i].by_set() {
             return None;
         }
         let c = self.cell[i] as usize;
@@ -516,7 +524,7 @@ impl<B: CellSet> KeptCounts<B> {
         let i = self.bit_of[cell] as usize;
         let ck = pos.board[cell] as usize - 1;
         let m = &game.piece_moves[ck * game.cells + cell];
-        if matches!(self.how[i], Recount::Made | Recount::Hopper) || m.homing {
+        if !self.how[i].by_set() || m.homing {
             return None;
         }
         let enemy = if game.any_no_check && game.no_check[ck] { self.enemy_unroyal } else { self.enemy };

@@ -227,11 +227,11 @@ impl<B: CellSet> UntouchedChildren<B> {
         // Winding rules: the other side's floods are the same in every child whose move leaves
         // and lands off the cells they depend on (then so are its winding attacks, on the
         // destinations too: a cell off them filled or emptied, the royal piece's, changes no
-        // flood); not where one reaches the royal piece or a piece of its side, whose moves a
-        // child's count would judge one by one.
+        // flood); not where one that may capture reaches the royal piece or a piece of its
+        // side, whose moves a child's count would judge one by one.
         if game.winding {
             let (floods, near) = pos.wind_floods(game, royal, side);
-            if near || floods.has(royal) {
+            if near {
                 return None;
             }
             frozen = frozen.or(floods);
@@ -241,6 +241,8 @@ impl<B: CellSet> UntouchedChildren<B> {
         // a child whose move leaves and lands off the cells the ways to it read (their starts
         // too), and lands no piece with hop rules where a way starts (`hop_starts`), has that
         // zone (as `Position::know_hops` finds).
+        // (Nor where the royal piece has special rays: the hop attacks on the cells they pass
+        // are not read.)
         let mut hop_starts = B::default();
         if game.hopping {
             if !pos.hop_zone_read::<false>(game, royal, side).0.is_empty() || m.specials.0 != m.specials.1 {
@@ -475,7 +477,7 @@ impl<B: CellSet> UntouchedChildren<B> {
         let kept_sum = match pin {
             Some(pin) if self.pins[..self.pins_len].iter().any(|p| p.0 as usize == pin.0) => None,
             Some(pin) => counts.after_pinned(game, pos, from, to, pin),
-            None => counts.after::<false>(game, pos, from, to),
+            None => counts.after::<HOPS>(game, pos, from, to),
         }?;
         Some(self.count_after::<DROPS>(mv, kept_sum) - lost.count() as u64)
     }
