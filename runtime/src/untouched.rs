@@ -11,8 +11,10 @@
 //! still open to a move and no cell its side wins by reaching, attacks neither the royal
 //! piece nor a destination directly from either of its cells, after which no piece may
 //! capture en passant, and that changes no line's answer (the royal piece's lines, for check
-//! and pins; the lines to an attacked destination; the lines to a safe one, where a line piece
-//! may attack) leaves the royal piece with the same moves. On the royal piece's lines and
+//! and pins; the lines to an attacked destination, but only where one move may take all its
+//! attackers away: none with a direct attacker, whose move is made, or three along lines; the
+//! lines to a safe one, where a line piece may attack) leaves the royal piece with the same
+//! moves. On the royal piece's lines and
 //! those to a safe destination, a piece that attacks along no line changes the answer only
 //! by moving off a cell where it uncovers a check, pin or attack, and not to a cell where it
 //! blocks again: landing, it only blocks. Such a child's count is the royal piece's, the
@@ -41,7 +43,7 @@ use crate::kept_counts::KeptCounts;
 use crate::kept_destinations::KeptDestinations;
 use crate::pins::{RoyalLines, MAX_PINS};
 use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
-use crate::tables::ray;
+use crate::tables::{ray, NO_CELL};
 
 /// Whether a count in `game` holds nothing but the pieces' moves, castling and drops
 /// (`Game::untouched`): no stacks or passes. (Goals hold in a
@@ -97,8 +99,9 @@ pub(crate) struct UntouchedChildren<B> {
     destinations: B,
     watched: B,
     /// The cells no move of a piece that attacks along no line may leave or land on: the royal
-    /// piece's leaps' cells, the cells the lines to its attacked destinations read (a piece
-    /// there may block the attack or uncover it), and castling paths whose rights hold,
+    /// piece's leaps' cells, the cells where a move may leave an attacked destination
+    /// unattacked (`unattacking`: a lone line attacker's cell and those between, two line
+    /// attackers' cells), and castling paths whose rights hold,
     /// blocked only by the moving side's pieces (a move off one may open it). Such a piece
     /// landing on a safe destination's line blocks it.
     frozen: B,
@@ -157,6 +160,51 @@ fn read_lines<B: CellSet>(game: &Game<B>, pos: &Position<B>, target: usize, atta
                 }
             }
         }
+    }
+}
+
+/// The cells where one move may leave `target`, attacked with the cells `occupied` (the royal
+/// piece lifted), unattacked: none where a piece attacks it directly (`direct`: a move of that
+/// piece attacks a destination from the cell it leaves, and is made, `UntouchedChildren::holds`)
+/// or three or more line pieces do, each along one line (a move takes one away and lands
+/// between another and the target at most); with two, their cells; with one, its cell and
+/// those between. `None` where no line attacker is found, or one attacks along two lines, or
+/// two lines' cells between meet (the caller freezes what the lines read). Not with hops or
+/// winding rules, whose attacks are neither.
+#[inline(always)]
+fn unattacking<B: CellSet>(game: &Game<B>, pos: &Position<B>, target: usize, direct: bool, occupied: B, enemy_lines: B) -> Option<B> {
+    if direct {
+        return Some(B::default());
+    }
+    let (mut n, mut attackers, mut between, mut first) = (0, B::default(), B::default(), B::default());
+    for line in game.lines_of(target) {
+        if line.first != NO_CELL && occupied.has(line.first as usize) {
+            continue;
+        }
+        let Some((b, run)) = game.first_occupied(line.segments, occupied) else { continue };
+        if !enemy_lines.has(b) {
+            continue;
+        }
+        let ck = pos.board[b] as usize - 1;
+        if ck < 64 && game.kinds_on(line, run, b) >> ck & 1 == 0 {
+            continue;
+        }
+        let passed = game.slide(line.segments, occupied).0;
+        if attackers.has(b) || passed.intersects(between) {
+            return None;
+        }
+        n += 1;
+        attackers.insert(b);
+        between = between.or(passed);
+        if n == 1 {
+            first = passed;
+        }
+    }
+    match n {
+        0 => None,
+        1 => Some(attackers.or(first)),
+        2 => Some(attackers),
+        _ => Some(B::default()),
     }
 }
 
@@ -333,6 +381,14 @@ impl<B: CellSet> UntouchedChildren<B> {
                 };
                 let attacked = direct || pos.attacked_along_lines_by_enemy(game, d, side, lifted);
                 safe += !attacked as u64;
+                // (An attacked destination stays attacked where its attackers stay: only the
+                // cells where one move may take them all away are frozen.)
+                if attacked && !game.hopping && !game.winding {
+                    if let Some(cells) = unattacking(game, pos, d, direct, lifted, enemy_lines) {
+                        frozen = frozen.or(cells);
+                        continue;
+                    }
+                }
                 read_lines(game, pos, d, attacked, lifted, (theirs, enemy_lines), Some(d), &mut frozen, &mut frozen_line, &mut add);
             }
             // The cells passed, with the royal piece in place: a direct attack on one may
