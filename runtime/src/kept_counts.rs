@@ -398,6 +398,16 @@ impl<B: CellSet> KeptCounts<B> {
         self.recount::<false, HOPPERS>(game, pos, from, to, lost, None)
     }
 
+    /// [`KeptCounts::after`] after a plain move from `from` that captures the piece counted on
+    /// `to` (the caller has checked it is counted): the victim's count lost, and those of the
+    /// pieces that look at either cell found again (its cell stays occupied, by a target now).
+    #[inline(never)]
+    pub(crate) fn after_capture(&self, game: &Game<B>, pos: &Position<B>, from: usize, to: usize) -> Option<u64> {
+        let victim = self.bit_of[to] as usize;
+        let lost = (self.affected[from] | self.affected[to]) & !(1 << victim);
+        Some(self.recount::<false, false>(game, pos, from, to, lost, None)? - self.count[victim] as u64)
+    }
+
     /// [`KeptCounts::after`] where the move leaves one piece pinned (`pin`: its cell and the
     /// cells it is pinned to): its count found again pinned.
     #[inline(never)]
@@ -448,7 +458,7 @@ impl<B: CellSet> KeptCounts<B> {
     }
 
     /// The occupied cells and the next side's two sets of targets after a plain move in `pos`
-    /// from `from` to `to` that captures nothing.
+    /// from `from` to `to` (a capture leaves `to` occupied, by a target if the mover was one).
     #[inline(always)]
     fn after_move(&self, pos: &Position<B>, from: usize, to: usize) -> (B, B, B) {
         let mut occupied = pos.occupied;

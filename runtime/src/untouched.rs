@@ -24,7 +24,11 @@
 //! a cell of the move is counted again pinned: `KeptCounts::after_pins`), and the drops
 //! (those here, and onto the cell the move left, less onto the cell it took), found without
 //! making the move
-//! (`UntouchedChildren::holds`). With winding rules, also only where the other side's floods
+//! (`UntouchedChildren::holds`). A capture of a piece of the next side whose count is kept
+//! holds where a move that captured nothing would (the cell stays occupied): less the victim's
+//! count, with those of the pieces that look at its cell found again
+//! (`UntouchedChildren::count_capture`; not with hops, winding rules, extinction goals or
+//! drops for the next side, nor where the capture may leave it bare). With winding rules, also only where the other side's floods
 //! reach neither the royal piece nor a piece of its side, and the move leaves and lands off
 //! every cell they depend on (their attacks are then the same); with hops, only where the
 //! royal piece has no hop zone, and the move leaves and lands off the cells the hop ways to
@@ -131,6 +135,10 @@ pub(crate) struct UntouchedChildren<B> {
     /// a piece with hop rules landing there may attack along it. (The pieces on such starts
     /// are frozen, as are the cells the ways pass.)
     hop_starts: B,
+    /// Whether a capture of a piece of the next side may hold ([`UntouchedChildren::count_capture`]):
+    /// not with hops or winding rules, extinction goals or drops for the next side, nor where
+    /// a capture may leave it bare.
+    captures: bool,
 }
 
 /// The cells the lines to `target` read out to their first piece under `occupied`, where a
@@ -444,6 +452,14 @@ impl<B: CellSet> UntouchedChildren<B> {
         for &(_, cells) in &game.reach[pos.to_move] {
             again = again.or(cells);
         }
+        // (A capture takes a piece of the next side off: it leaves the cell occupied, and
+        // changes nothing else but the kept counts of the victim and of the pieces looking at
+        // its cell; with a bare-king rule, while the next side keeps another piece.)
+        let captures = !game.hopping
+            && !game.winding
+            && game.tables.rules.extinction == 0
+            && drop_kinds == 0
+            && (game.tables.rules.bare.is_none() || pos.by_side[side].and_not(pos.royal_tops[side]).count() >= 2);
         let mut watched = destinations;
         watched.insert(royal);
         let frozen_again = frozen.or(frozen_too);
@@ -471,6 +487,7 @@ impl<B: CellSet> UntouchedChildren<B> {
             frozen_line_again,
             lines,
             hop_starts,
+            captures,
         })
     }
 
@@ -480,8 +497,9 @@ impl<B: CellSet> UntouchedChildren<B> {
     /// hold are found first without it, and those moves looked at again only where they do
     /// not, which cost orthodox 0.5 instructions a leaf less than one test). `AGAIN`: the
     /// cells frozen for the pins or the goals alone are not ([`UntouchedChildren::count_again`]).
+    /// `CAPTURE`: the move may capture ([`UntouchedChildren::count_capture`]).
     #[inline(always)]
-    pub(crate) fn holds<const UNCOVERING: bool, const AGAIN: bool, const HOPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, mv: Move) -> bool {
+    pub(crate) fn holds<const UNCOVERING: bool, const AGAIN: bool, const HOPS: bool, const CAPTURE: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, mv: Move) -> bool {
         let (from, to) = (mv.from as usize, mv.to as usize);
         let plain = match mv.kind {
             MoveKind::Normal => true,
@@ -491,7 +509,7 @@ impl<B: CellSet> UntouchedChildren<B> {
         };
         plain
             && mv.promotion == NO_PROMOTION
-            && pos.board[to] == 0
+            && (CAPTURE || pos.board[to] == 0)
             && {
                 // (A piece that attacks along no line neither checks nor pins by landing on a
                 // royal line, nor attacks a destination along its lines.)
@@ -519,13 +537,29 @@ impl<B: CellSet> UntouchedChildren<B> {
             }
     }
 
+    /// The count of the child after `mv`, a capture, where it holds as a move that captures
+    /// nothing would and takes a piece whose count is kept (not the royal piece) off the
+    /// next side: the victim's count lost, those of the pieces that look at its cell found
+    /// again (`KeptCounts::after_capture`); `None` where it does not hold. The cell stays
+    /// occupied, so no line's answer changes there; a victim that is pinned or whose cell a
+    /// pinned piece looks at is in `again`, frozen here.
+    #[inline(never)]
+    fn count_capture<const DROPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        if !self.captures || pos.board[to] == 0 || !counts.cached().has(to) || !pos.by_side[self.side].has(to) || !self.holds::<false, false, false, true>(game, pos, kept, mv) {
+            return None;
+        }
+        let kept_sum = counts.after_capture(game, pos, from, to)?;
+        Some(self.count_after::<DROPS>(mv, kept_sum))
+    }
+
     /// The count of the child after `mv`, a move off a cell of `uncovering` that
     /// [`UntouchedChildren::holds`] where it may: with the piece it leaves pinned, if any
     /// ([`UntouchedChildren::uncovered`]), counted pinned, and without the destinations it
     /// leaves attacked; `None` where it does not hold.
     #[inline(never)]
     fn count_uncovering<const DROPS: bool, const HOPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
-        if !self.holds::<true, false, HOPS>(game, pos, kept, mv) {
+        if !self.holds::<true, false, HOPS, false>(game, pos, kept, mv) {
             return None;
         }
         let (from, to) = (mv.from as usize, mv.to as usize);
@@ -559,7 +593,7 @@ impl<B: CellSet> UntouchedChildren<B> {
     #[inline(never)]
     fn count_again_past<const DROPS: bool, const HOPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
         let (from, to) = (mv.from as usize, mv.to as usize);
-        if !self.holds::<false, true, HOPS>(game, pos, kept, mv) {
+        if !self.holds::<false, true, HOPS, false>(game, pos, kept, mv) {
             return None;
         }
         let ck = pos.board[from] as usize - 1;
@@ -671,11 +705,12 @@ impl<B: CellSet> UntouchedChildren<B> {
     fn count_children_with<const DROPS: bool, const AGAIN: bool, const HOPS: bool>(&self, game: &Game<B>, pos: &mut Position<B>, scratch: &mut Vec<Move>, moves: &[Move], kept: Option<&RoyalLines<'_, B>>, destinations: Option<&KeptDestinations<B>>, faced: Option<bool>, counts: &KeptCounts<B>) -> u64 {
         let mut n = 0;
         for &mv in moves {
-            let count = match self.holds::<false, false, HOPS>(game, pos, kept, mv) {
+            let count = match self.holds::<false, false, HOPS, false>(game, pos, kept, mv) {
                 true => counts.after::<HOPS>(game, pos, mv.from as usize, mv.to as usize).map(|kept_sum| self.count_after::<DROPS>(mv, kept_sum)),
                 false if self.uncovering_cells.has(mv.from as usize) => self.count_uncovering::<DROPS, HOPS>(game, pos, kept, counts, mv),
                 false if AGAIN && (self.again.has(mv.from as usize) || self.again.has(mv.to as usize)) => self.count_again::<DROPS, HOPS>(game, pos, kept, counts, mv),
-                false => None,
+                false if HOPS => None,
+                false => self.count_capture::<DROPS>(game, pos, kept, counts, mv),
             };
             if let Some(count) = count {
                 n += count;
