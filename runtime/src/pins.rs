@@ -175,6 +175,48 @@ impl<B: CellSet> RoyalLines<'_, B> {
         self.marks[from] & self.slider_lines == 0 && self.marks[to] == 0
     }
 
+    /// In `pos`, where they were found for `side`: what a plain move of the other side's line
+    /// piece from `from`, the pinner on one line that pins and on no other line with an enemy
+    /// line piece, to `to` does to the piece it pins: off the line, to a cell no walk read,
+    /// leaves it unpinned where no line piece behind pins it again or checks (`None` cells);
+    /// along the line, towards it, leaves it pinned to the cells up to `to` where the piece
+    /// attacks along the line from there (those cells). `None` otherwise.
+    pub(crate) fn pin_after(&self, game: &Game<B>, pos: &Position<B>, side: usize, from: usize, to: usize) -> Option<(usize, Option<B>)> {
+        let per_line = self.lines.as_ref()?;
+        let lines = self.marks[from] & self.slider_lines;
+        if lines.count_ones() != 1 || lines & self.pin_lines == 0 {
+            return None;
+        }
+        let i = lines.trailing_zeros() as usize;
+        let line = &self.royal_lines[i];
+        let pinned = per_line[i].pinned;
+        if pinned == NO_PIN || self.marks[to] & !lines != 0 {
+            return None;
+        }
+        if line.set.has(to) {
+            // (Read by the walk, so between the pinned piece and the pinner.)
+            if self.marks[to] == 0 {
+                return None;
+            }
+            let ck = pos.board[from] as usize - 1;
+            let (_, run) = game.first_occupied(line.segments, B::single(to))?;
+            if ck >= 64 || game.kinds_on(line, run, to) >> ck & 1 == 0 {
+                return None;
+            }
+            let (mut cells, _) = game.slide(line.segments, pos.occupied.and_not(B::single(pinned as usize)).or(B::single(to)));
+            cells.insert(to);
+            return Some((pinned as usize, Some(cells)));
+        }
+        if self.marks[to] != 0 {
+            return None;
+        }
+        let lifted = B::single(from);
+        match pos.walk_line::<false>(game, line, side, pos.enemy_line_pieces(game, side).and_not(lifted), pos.occupied.and_not(lifted), &mut B::default()) {
+            (false, None) => Some((pinned as usize, None)),
+            _ => None,
+        }
+    }
+
     /// In `pos`, where they were found for `side`: the other side's pieces whose move away
     /// would uncover a check or a pin, on a line with an enemy line piece the one where the
     /// walk stopped, with a line attacker behind it, each given to `add` with the cells where

@@ -139,6 +139,10 @@ pub(crate) struct UntouchedChildren<B> {
     /// not with hops or winding rules, extinction goals or drops for the next side, nor where
     /// a capture may leave it bare.
     captures: bool,
+    /// The cells a line piece that pins may not leave for its pin alone to change
+    /// ([`UntouchedChildren::count_pinner`]): `frozen_line` and `frozen` without the cells
+    /// frozen for the pins or the goals, and `uncovering_cells`.
+    frozen_pinner: B,
 }
 
 /// The cells the lines to `target` read out to their first piece under `occupied`, where a
@@ -463,7 +467,8 @@ impl<B: CellSet> UntouchedChildren<B> {
         let mut watched = destinations;
         watched.insert(royal);
         let frozen_again = frozen.or(frozen_too);
-        let frozen_line_again = frozen_line.or(frozen_again).or(uncovering_cells).or(pin_read);
+        let frozen_pinner = frozen_line.or(frozen_again).or(uncovering_cells);
+        let frozen_line_again = frozen_pinner.or(pin_read);
         let frozen = frozen_again.or(again);
         let frozen_line = frozen_line_again.or(again);
         Some(UntouchedChildren {
@@ -488,6 +493,7 @@ impl<B: CellSet> UntouchedChildren<B> {
             lines,
             hop_starts,
             captures,
+            frozen_pinner,
         })
     }
 
@@ -581,6 +587,9 @@ impl<B: CellSet> UntouchedChildren<B> {
     #[inline(always)]
     fn count_again<const DROPS: bool, const HOPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
         let (from, to) = (mv.from as usize, mv.to as usize);
+        if !HOPS && self.pin_read.has(from) {
+            return self.count_pinner::<DROPS>(game, pos, kept, counts, mv);
+        }
         // (Most moves here are line pieces' onto the lines that pin or to a destination, which
         // stay frozen: told before the call.)
         if pos.line_pieces[pos.to_move].has(from) && self.frozen_line_again.has(to) {
@@ -601,7 +610,8 @@ impl<B: CellSet> UntouchedChildren<B> {
             return None;
         }
         // (A line piece never leaves or lands on `pin_read`: it is in `frozen_line_again`.
-        // The cells there a piece may leave are the pinners', line pieces.)
+        // The cells there a piece may leave are the pinners', line pieces: see
+        // `count_pinner`.)
         if self.pin_read.has(from) {
             return None;
         }
@@ -616,6 +626,39 @@ impl<B: CellSet> UntouchedChildren<B> {
             }
         }
         let kept_sum = counts.after_pins(game, pos, from, to, &self.pins[..self.pins_len], freed)?;
+        Some(self.count_after::<DROPS>(mv, kept_sum))
+    }
+
+    /// The count of the child after `mv`, a move off `pin_read` (where it holds, a pinner's),
+    /// a plain move of a line piece that leaves the piece it pins unpinned or, along the line
+    /// towards it, pinned to fewer cells (`RoyalLines::pin_after`), and that
+    /// [`UntouchedChildren::holds`] would judge to hold but for that pin: the piece's count
+    /// found again free or pinned anew (`KeptCounts::after_pins`); `None` where it does not
+    /// hold.
+    #[inline(never)]
+    fn count_pinner<const DROPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        let r = kept?;
+        if mv.kind != MoveKind::Normal || mv.promotion != NO_PROMOTION || pos.board[to] != 0 || !pos.line_pieces[pos.to_move].has(from) || self.frozen_pinner.has(from) || self.frozen_pinner.has(to) {
+            return None;
+        }
+        let ck = pos.board[from] as usize - 1;
+        if game.direct_from[ck * game.cells + to].intersects(self.watched) || game.direct_from[ck * game.cells + from].intersects(self.destinations) {
+            return None;
+        }
+        if game.reach[pos.to_move].iter().any(|&(k, cells)| k == ck && cells.has(to)) {
+            return None;
+        }
+        let (pinned, cells) = r.pin_after(game, pos, self.side, from, to)?;
+        let j = self.pins[..self.pins_len].iter().position(|p| p.0 as usize == pinned)?;
+        let kept_sum = match cells {
+            None => counts.after_pins(game, pos, from, to, &self.pins[..self.pins_len], 1 << j)?,
+            Some(cells) => {
+                let mut pins = self.pins;
+                pins[j].1 = cells;
+                counts.after_pins(game, pos, from, to, &pins[..self.pins_len], 0)?
+            }
+        };
         Some(self.count_after::<DROPS>(mv, kept_sum))
     }
 
