@@ -493,12 +493,13 @@ impl<B: CellSet> KeptCounts<B> {
     /// [`KeptCounts::after`] in a position kept with pinned pieces, `pins` (each one's cell, the
     /// cells it is pinned to and its count pinned, which the caller counts beside the kept
     /// counts, as it takes off theirs): those of `freed` (bits of `pins`) unpinned by the move,
-    /// the others pinned to the same cells. What the caller's sum needs: each piece pinned
-    /// still that looks at a cell of the move is found again pinned, and counts what it
+    /// those of `repinned` pinned to the cells `pins` gives, which the move changed, the others
+    /// pinned to the same cells. What the caller's sum needs: each piece pinned still that
+    /// looks at a cell of the move, or is repinned, is found again pinned, and counts what it
     /// counts now less its count pinned; each piece freed counts its count kept (found again
     /// if it looks at one) less its count pinned.
     #[inline(never)]
-    pub(crate) fn after_pins(&self, game: &Game<B>, pos: &Position<B>, from: usize, to: usize, pins: &[(u16, B, u16)], freed: u8) -> Option<u64> {
+    pub(crate) fn after_pins(&self, game: &Game<B>, pos: &Position<B>, from: usize, to: usize, pins: &[(u16, B, u16)], freed: u8, repinned: u8) -> Option<u64> {
         let lost = self.affected[from] | self.affected[to];
         let mut pinned: Pieces = 0;
         for &(c, _, _) in pins {
@@ -512,7 +513,7 @@ impl<B: CellSet> KeptCounts<B> {
         for (j, &(c, allowed, count_pinned)) in pins.iter().enumerate() {
             let i = self.bit_of[c as usize] as usize;
             let free = freed >> j & 1 != 0;
-            let now = match (free, lost >> i & 1 != 0) {
+            let now = match (free, lost >> i & 1 != 0 || repinned >> j & 1 != 0) {
                 (false, false) => continue,
                 (true, false) => self.count[i] as u64,
                 (true, true) => self.found_again(game, pos, i, after, None)?,

@@ -179,8 +179,9 @@ impl<B: CellSet> RoyalLines<'_, B> {
     /// piece from `from`, the pinner on one line that pins and on no other line with an enemy
     /// line piece, to `to` does to the piece it pins: off the line, to a cell no walk read,
     /// leaves it unpinned where no line piece behind pins it again or checks (`None` cells);
-    /// along the line, towards it, leaves it pinned to the cells up to `to` where the piece
-    /// attacks along the line from there (those cells). `None` otherwise.
+    /// along the line, towards it or away, leaves it pinned to the cells up to `to` where the
+    /// piece is the next one behind it and attacks along the line from there (those cells).
+    /// `None` otherwise.
     pub(crate) fn pin_after(&self, game: &Game<B>, pos: &Position<B>, side: usize, from: usize, to: usize) -> Option<(usize, Option<B>)> {
         let per_line = self.lines.as_ref()?;
         let lines = self.marks[from] & self.slider_lines;
@@ -194,16 +195,18 @@ impl<B: CellSet> RoyalLines<'_, B> {
             return None;
         }
         if line.set.has(to) {
-            // (Read by the walk, so between the pinned piece and the pinner.)
-            if self.marks[to] == 0 {
-                return None;
-            }
+            // (Along the line the pinned piece must still come first, the piece moved next,
+            // and attack along the line from there.)
             let ck = pos.board[from] as usize - 1;
-            let (_, run) = game.first_occupied(line.segments, B::single(to))?;
-            if ck >= 64 || game.kinds_on(line, run, to) >> ck & 1 == 0 {
+            let after = pos.occupied.and_not(B::single(from)).or(B::single(to));
+            if game.first_occupied(line.segments, after).map(|(c, _)| c) != Some(pinned as usize) {
                 return None;
             }
-            let (mut cells, _) = game.slide(line.segments, pos.occupied.and_not(B::single(pinned as usize)).or(B::single(to)));
+            let (mut cells, next) = game.slide(line.segments, after.and_not(B::single(pinned as usize)));
+            let (_, run) = game.first_occupied(line.segments, B::single(to))?;
+            if next != Some(to) || ck >= 64 || game.kinds_on(line, run, to) >> ck & 1 == 0 {
+                return None;
+            }
             cells.insert(to);
             return Some((pinned as usize, Some(cells)));
         }

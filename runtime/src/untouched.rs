@@ -20,21 +20,23 @@
 //! blocks again: landing, it only blocks. Such a child's count is the royal piece's, the
 //! kept counts' (those the move touched found again with its two cells changed, and a piece
 //! it leaves pinned counted pinned: `KeptCounts::after`; a piece that attacks along no line
-//! landing between a pinned piece and its pinner unpins it, and a pinned piece that looks at
-//! a cell of the move is counted again pinned: `KeptCounts::after_pins`), and the drops
+//! landing between a pinned piece and its pinner unpins it, as does the pinner moving off
+//! the line where no other line piece pins it again, or moving along it pins it to other
+//! cells (`UntouchedChildren::count_pinner`), and a pinned piece that looks at a
+//! cell of the move is counted again pinned: `KeptCounts::after_pins`), and the drops
 //! (those here, and onto the cell the move left, less onto the cell it took), found without
 //! making the move
 //! (`UntouchedChildren::holds`). A capture of a piece of the next side whose count is kept
 //! holds where a move that captured nothing would (the cell stays occupied): less the victim's
 //! count, with those of the pieces that look at its cell found again
 //! (`UntouchedChildren::count_capture`; not with hops, winding rules, extinction goals or
-//! drops for the next side, nor where the capture may leave it bare). With winding rules, also only where the other side's floods
-//! reach neither the royal piece nor a piece of its side, and the move leaves and lands off
-//! every cell they depend on (their attacks are then the same); with hops, only where the
-//! royal piece has no hop zone, and the move leaves and lands off the cells the hop ways to
-//! it and to its destinations read (but ways past too many pieces for two moves to open),
-//! landing no piece with hop rules where such a way starts (destinations judged for hops with
-//! the royal piece put there). Only in games whose counts hold nothing else
+//! drops for the next side, nor where the capture may leave it bare). With winding rules,
+//! also only where the other side's floods reach neither the royal piece nor a piece of its
+//! side, and the move leaves and lands off every cell they depend on (their attacks are then
+//! the same); with hops, only where the royal piece has no hop zone, and the move leaves and
+//! lands off the cells the hop ways to it and to its destinations read (but ways past too
+//! many pieces for two moves to open), landing no piece with hop rules where such a way starts
+//! (destinations judged for hops with the royal piece put there). Only in games whose counts hold nothing else
 //! ([`counts_only`]); with a bare-king rule, while neither side is bare; with more than two
 //! sides, while no third side checks the next; not while the next side holds a kind whose
 //! drop may not mate. Debug builds count every such child the long way too and compare
@@ -625,13 +627,13 @@ impl<B: CellSet> UntouchedChildren<B> {
                 return None;
             }
         }
-        let kept_sum = counts.after_pins(game, pos, from, to, &self.pins[..self.pins_len], freed)?;
+        let kept_sum = counts.after_pins(game, pos, from, to, &self.pins[..self.pins_len], freed, 0)?;
         Some(self.count_after::<DROPS>(mv, kept_sum))
     }
 
     /// The count of the child after `mv`, a move off `pin_read` (where it holds, a pinner's),
-    /// a plain move of a line piece that leaves the piece it pins unpinned or, along the line
-    /// towards it, pinned to fewer cells (`RoyalLines::pin_after`), and that
+    /// a plain move of a line piece that leaves the piece it pins unpinned or, along the line,
+    /// pinned to other cells (`RoyalLines::pin_after`), and that
     /// [`UntouchedChildren::holds`] would judge to hold but for that pin: the piece's count
     /// found again free or pinned anew (`KeptCounts::after_pins`); `None` where it does not
     /// hold.
@@ -652,11 +654,13 @@ impl<B: CellSet> UntouchedChildren<B> {
         let (pinned, cells) = r.pin_after(game, pos, self.side, from, to)?;
         let j = self.pins[..self.pins_len].iter().position(|p| p.0 as usize == pinned)?;
         let kept_sum = match cells {
-            None => counts.after_pins(game, pos, from, to, &self.pins[..self.pins_len], 1 << j)?,
+            None => counts.after_pins(game, pos, from, to, &self.pins[..self.pins_len], 1 << j, 0)?,
             Some(cells) => {
                 let mut pins = self.pins;
                 pins[j].1 = cells;
-                counts.after_pins(game, pos, from, to, &pins[..self.pins_len], 0)?
+                // (Found again pinned to its new cells whatever it looks at: a leaper may
+                // reach a cell its pin gains or loses without looking at the move's cells.)
+                counts.after_pins(game, pos, from, to, &pins[..self.pins_len], 0, 1 << j)?
             }
         };
         Some(self.count_after::<DROPS>(mv, kept_sum))
