@@ -499,7 +499,7 @@ impl<B: CellSet> KeptCounts<B> {
     /// counts now less its count pinned; each piece freed counts its count kept (found again
     /// if it looks at one) less its count pinned.
     #[inline(never)]
-    pub(crate) fn after_pins(&self, game: &Game<B>, pos: &Position<B>, from: usize, to: usize, pins: &[(u16, B, u16)], freed: u8, repinned: u8) -> Option<u64> {
+    pub(crate) fn after_pins(&self, game: &Game<B>, pos: &Position<B>, from: usize, to: usize, pins: &[(u16, B, u16)], (freed, repinned): (u8, u8)) -> Option<u64> {
         let lost = self.affected[from] | self.affected[to];
         let mut pinned: Pieces = 0;
         for &(c, _, _) in pins {

@@ -627,7 +627,7 @@ impl<B: CellSet> UntouchedChildren<B> {
                 return None;
             }
         }
-        let kept_sum = counts.after_pins(game, pos, from, to, &self.pins[..self.pins_len], freed, 0)?;
+        let kept_sum = counts.after_pins(game, pos, from, to, &self.pins[..self.pins_len], (freed, 0))?;
         Some(self.count_after::<DROPS>(mv, kept_sum))
     }
 
@@ -654,13 +654,13 @@ impl<B: CellSet> UntouchedChildren<B> {
         let (pinned, cells) = r.pin_after(game, pos, self.side, from, to)?;
         let j = self.pins[..self.pins_len].iter().position(|p| p.0 as usize == pinned)?;
         let kept_sum = match cells {
-            None => counts.after_pins(game, pos, from, to, &self.pins[..self.pins_len], 1 << j, 0)?,
+            None => counts.after_pins(game, pos, from, to, &self.pins[..self.pins_len], (1 << j, 0))?,
             Some(cells) => {
                 let mut pins = self.pins;
                 pins[j].1 = cells;
                 // (Found again pinned to its new cells whatever it looks at: a leaper may
                 // reach a cell its pin gains or loses without looking at the move's cells.)
-                counts.after_pins(game, pos, from, to, &pins[..self.pins_len], 0, 1 << j)?
+                counts.after_pins(game, pos, from, to, &pins[..self.pins_len], (0, 1 << j))?
             }
         };
         Some(self.count_after::<DROPS>(mv, kept_sum))
