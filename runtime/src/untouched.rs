@@ -36,12 +36,14 @@
 //! the same); with hops, only where the royal piece has no hop zone, and the move leaves and
 //! lands off the cells the hop ways to it and to its destinations read (but ways past too
 //! many pieces for two moves to open), landing no piece with hop rules where such a way starts
-//! (destinations judged for hops with the royal piece put there). Only in games whose counts hold nothing else
-//! ([`counts_only`]); with a bare-king rule, while neither side is bare; with more than two
-//! sides, while no third side checks the next; not while the next side holds a kind whose
-//! drop may not mate. Debug builds count every such child the long way too and compare
-//! (perft at depth 4 on every example and polygon board, at depth 5 on 25 and the orthodox
-//! suite, the four-player cube's playouts: none differed).
+//! (destinations judged for hops with the royal piece put there). Only in games whose counts
+//! hold nothing else ([`counts_only`]); with a bare-king rule, while neither side is bare;
+//! with more than two sides, while no third side checks the next; not while the next side
+//! holds a kind whose drop may not mate. Debug builds count every such child the long way too
+//! and compare (perft at depth 4 on every example and polygon board, at depth 5 on 25 and the
+//! orthodox suite, the four-player cube's playouts, and `tests/line_attacks.rs`'s random
+//! playouts on every board, which found the pinner's move wrong where perft from the start
+//! did not).
 
 use crate::bits::CellSet;
 use crate::game::Game;
