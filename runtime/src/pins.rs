@@ -196,7 +196,8 @@ impl<B: CellSet> RoyalLines<'_, B> {
         }
         if line.set.has(to) {
             // (Along the line the pinned piece must still come first, the piece moved next,
-            // and attack along the line from there.)
+            // and attack along the line from there. Not `walk_line`, which reads the kinds
+            // off the board, where the piece is not on `to` yet.)
             let ck = pos.board[from] as usize - 1;
             let after = pos.occupied.and_not(B::single(from)).or(B::single(to));
             if game.first_occupied(line.segments, after).map(|(c, _)| c) != Some(pinned as usize) {

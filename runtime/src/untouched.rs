@@ -224,6 +224,13 @@ fn unattacking<B: CellSet>(game: &Game<B>, pos: &Position<B>, target: usize, dir
     }
 }
 
+/// Whether the side to move in `pos` wins by moving a piece of colored kind `ck` to `to` (a
+/// goal cell of that kind, `Game::reach`): such a move ends the game.
+#[inline(always)]
+fn wins_on<B: CellSet>(game: &Game<B>, pos: &Position<B>, ck: usize, to: usize) -> bool {
+    game.reach[pos.to_move].iter().any(|&(k, cells)| k == ck && cells.has(to))
+}
+
 impl<B: CellSet> UntouchedChildren<B> {
     /// The children of `pos` where `side` is to move, with the royal lines `kept` for them
     /// (`Position::royal_lines_for_children`) and the counts `counts`: `None` where no child's
@@ -552,11 +559,12 @@ impl<B: CellSet> UntouchedChildren<B> {
     /// next side: the victim's count lost, those of the pieces that look at its cell found
     /// again (`KeptCounts::after_capture`); `None` where it does not hold. The cell stays
     /// occupied, so no line's answer changes there; a victim that is pinned or whose cell a
-    /// pinned piece looks at is in `again`, frozen here.
+    /// pinned piece looks at is in `again`, frozen here. (The kept counts are the next side's
+    /// pieces only: a cell of theirs is a capture of one.)
     #[inline(never)]
     fn count_capture<const DROPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
         let (from, to) = (mv.from as usize, mv.to as usize);
-        if !self.captures || pos.board[to] == 0 || !counts.cached().has(to) || !pos.by_side[self.side].has(to) || !self.holds::<false, false, false, true>(game, pos, kept, mv) {
+        if !self.captures || !counts.cached().has(to) || !self.holds::<false, false, false, true>(game, pos, kept, mv) {
             return None;
         }
         let kept_sum = counts.after_capture(game, pos, from, to)?;
@@ -610,7 +618,7 @@ impl<B: CellSet> UntouchedChildren<B> {
             return None;
         }
         let ck = pos.board[from] as usize - 1;
-        if game.reach[pos.to_move].iter().any(|&(k, cells)| k == ck && cells.has(to)) {
+        if wins_on(game, pos, ck, to) {
             return None;
         }
         // (A line piece never leaves or lands on `pin_read`: it is in `frozen_line_again`.
@@ -650,7 +658,7 @@ impl<B: CellSet> UntouchedChildren<B> {
         if game.direct_from[ck * game.cells + to].intersects(self.watched) || game.direct_from[ck * game.cells + from].intersects(self.destinations) {
             return None;
         }
-        if game.reach[pos.to_move].iter().any(|&(k, cells)| k == ck && cells.has(to)) {
+        if wins_on(game, pos, ck, to) {
             return None;
         }
         let (pinned, cells) = r.pin_after(game, pos, self.side, from, to)?;
