@@ -149,6 +149,30 @@ pub struct PieceMoves<B> {
     pub moved_leaper: bool,
 }
 
+impl<B: CellSet> PieceMoves<B> {
+    /// The moves of a piece that has none: a royal piece hidden in a stack
+    /// (`crate::untouched`).
+    pub(crate) fn still() -> Self {
+        PieceMoves {
+            leap_quiet: B::default(),
+            leap_capture: B::default(),
+            slides: (0, 0),
+            plain_slides: false,
+            homing: false,
+            whole_runs: false,
+            specials: (0, 0),
+            ep_only: 0,
+            may_promote: false,
+            gates: B::default(),
+            gated: false,
+            leaper: leaps::NO,
+            one_step: false,
+            step: (0, 0),
+            moved_leaper: false,
+        }
+    }
+}
+
 /// What could attack any of a royal piece's plain leaps' destinations from one cell, so that
 /// the attacks on a lone royal piece's destinations are looked for with no union built
 /// destination by destination ([`Position::safe_destinations`](crate::position::Position)):

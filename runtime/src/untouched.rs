@@ -30,7 +30,12 @@
 //! holds where a move that captured nothing would (the cell stays occupied): less the victim's
 //! count, with those of the pieces that look at its cell found again
 //! (`UntouchedChildren::count_capture`; not with hops, winding rules, extinction goals or
-//! drops for the next side, nor where the capture may leave it bare). With winding rules,
+//! drops for the next side, nor where the capture may leave it bare). With stacks, the royal
+//! piece may also be hidden beneath a piece of its side (it has no move), where no line piece
+//! of the other side stands on its lines; a move off a stack leaves its cell occupied by the
+//! piece beneath, so only the cell it lands on changes the kept counts, where that piece
+//! neither checks nor pins along the royal piece's lines nor attacks a watched cell
+//! (`UntouchedChildren::count_off_stack`, `KeptCounts::after_landing`). With winding rules,
 //! also only where the other side's floods reach neither the royal piece nor a piece of its
 //! side, and the move leaves and lands off every cell they depend on (their attacks are then
 //! the same); with hops, only where the royal piece has no hop zone, and the move leaves and
@@ -46,7 +51,7 @@
 //! did not).
 
 use crate::bits::CellSet;
-use crate::game::Game;
+use crate::game::{Game, PieceMoves};
 use crate::kept_counts::KeptCounts;
 use crate::kept_destinations::KeptDestinations;
 use crate::pins::{RoyalLines, MAX_PINS};
@@ -54,11 +59,11 @@ use crate::position::{Move, MoveKind, Position, NO_PROMOTION};
 use crate::tables::{ray, NO_CELL};
 
 /// Whether a count in `game` holds nothing but the pieces' moves, castling and drops
-/// (`Game::untouched`): no stacks or passes. (Goals hold in a
+/// (`Game::untouched`): no passes, and no stacks with hops or winding rules. (Goals hold in a
 /// child as in its parent, not ended, after a move that captures nothing, checks nothing and
 /// lands on no cell the side wins by reaching: `UntouchedChildren::new`.)
 pub(crate) fn counts_only<B: CellSet>(game: &Game<B>) -> bool {
-    !game.stacks && game.passing.is_none()
+    !(game.stacks && (game.hopping || game.winding)) && game.passing.is_none()
 }
 
 /// The most pieces whose move away may uncover an attack that a position lists with the cells
@@ -147,6 +152,9 @@ pub(crate) struct UntouchedChildren<B> {
     /// ([`UntouchedChildren::count_pinner`]): `frozen_line` and `frozen` without the cells
     /// frozen for the pins or the goals, and `uncovering_cells`.
     frozen_pinner: B,
+    /// With stacks: the stacks of the side to move whose hidden piece, uncovered, would check
+    /// the royal piece or pin a piece along its lines (`UntouchedChildren::count_off_stack`).
+    uncover: B,
 }
 
 /// The cells the lines to `target` read out to their first piece under `occupied`, where a
@@ -224,6 +232,51 @@ fn unattacking<B: CellSet>(game: &Game<B>, pos: &Position<B>, target: usize, dir
     }
 }
 
+/// In a game with stacks, whether `side`'s royal piece on `royal` is hidden beneath a piece
+/// of its side, whose count `counts` keeps (it has no move, and the piece on top is never
+/// pinned: its cell stays occupied); `None` where no child's count can be the kept counts'
+/// sum: a royal piece on top of a stack (judged by playing), a line piece of the other side on
+/// its lines (no royal lines are kept with stacks, to tell checks and pins along them), or a
+/// crowning move still to come (`Position::held`). (A call: inlined, it cost orthodox 0.07
+/// instructions a leaf.)
+#[inline(never)]
+fn stacked_royal<B: CellSet>(game: &Game<B>, pos: &Position<B>, side: usize, royal: usize, counts: &KeptCounts<B>) -> Option<bool> {
+    let hidden = pos.hidden_royal.has(royal);
+    if pos.held != 0 || (pos.stacked.has(royal) && !hidden) || (hidden && !counts.cached().has(royal)) || pos.enemy_line_pieces(game, side).intersects(game.line_reach[royal]) {
+        return None;
+    }
+    Some(hidden)
+}
+
+/// In a game with stacks, the stacks of the side to move in `pos` whose hidden piece,
+/// uncovered, would check `side`'s royal piece on `royal` or pin a piece along its lines: where
+/// it is the first piece on a line and attacks along it, or the second behind a piece of
+/// `side` that is not on a stack. (A call: see `stacked_royal`.)
+#[inline(never)]
+fn uncovered_on_lines<B: CellSet>(game: &Game<B>, pos: &Position<B>, side: usize, royal: usize) -> B {
+    let mut uncover = B::default();
+    let mine = pos.stacked.and(pos.by_side[pos.to_move]);
+    let attacks = |line, c: usize, run| {
+        let hk = pos.under[c] as usize - 1;
+        hk >= 64 || game.kinds_on(line, run, c) >> hk & 1 != 0
+    };
+    for line in game.lines_of(royal) {
+        let Some((f, run)) = game.first_occupied(line.segments, pos.occupied) else { continue };
+        if mine.has(f) {
+            if attacks(line, f, run) {
+                uncover.insert(f);
+            }
+        } else if pos.by_side[side].and_not(pos.stacked).has(f) {
+            if let Some((s, run)) = game.first_occupied(line.segments, pos.occupied.and_not(B::single(f))).filter(|&(s, _)| mine.has(s)) {
+                if attacks(line, s, run) {
+                    uncover.insert(s);
+                }
+            }
+        }
+    }
+    uncover
+}
+
 /// Whether the side to move in `pos` wins by moving a piece of colored kind `ck` to `to` (a
 /// goal cell of that kind, `Game::reach`): such a move ends the game.
 #[inline(always)]
@@ -289,9 +342,18 @@ impl<B: CellSet> UntouchedChildren<B> {
         if game.sides > 2 && pos.attacked_by_enemy(game, royal, side) {
             return None;
         }
+        // Stacks: a royal piece hidden beneath a piece of its side has no move, and the piece
+        // on top's count is kept (it is never pinned: its cell stays occupied); one on top of a
+        // stack is judged by playing. No royal lines are kept with stacks: there must be no
+        // line piece of the other side on its lines (no check or pin along them), and no
+        // crowning move still to come (`Position::held`).
         let ck = pos.board[royal] as usize - 1;
-        let m = &game.piece_moves[ck * game.cells + royal];
-        if m.slides.0 != m.slides.1 || m.homing || game.walked[ck] || game.promotion[ck].is_some() || (game.any_no_check && game.no_check[ck]) {
+        let mut m = &game.piece_moves[ck * game.cells + royal];
+        let still;
+        if game.stacks && stacked_royal(game, pos, side, royal, counts)? {
+            still = PieceMoves::still();
+            m = &still;
+        } else if m.slides.0 != m.slides.1 || m.homing || game.walked[ck] || game.promotion[ck].is_some() || (game.any_no_check && game.no_check[ck]) {
             return None;
         }
         let mut frozen = m.leap_quiet.or(m.leap_capture);
@@ -482,6 +544,7 @@ impl<B: CellSet> UntouchedChildren<B> {
         let frozen_line_again = frozen_pinner.or(pin_read);
         let frozen = frozen_again.or(again);
         let frozen_line = frozen_line_again.or(again);
+        let uncover = if game.stacks { uncovered_on_lines(game, pos, side, royal) } else { B::default() };
         Some(UntouchedChildren {
             rest: safe + dropped + pinned,
             unpinned,
@@ -505,6 +568,7 @@ impl<B: CellSet> UntouchedChildren<B> {
             hop_starts,
             captures,
             frozen_pinner,
+            uncover,
         })
     }
 
@@ -569,6 +633,29 @@ impl<B: CellSet> UntouchedChildren<B> {
         }
         let kept_sum = counts.after_capture(game, pos, from, to)?;
         Some(self.count_after::<DROPS>(mv, kept_sum))
+    }
+
+    /// The count of the child after `mv`, a move off a stack of the side to move (in games
+    /// with stacks): the piece beneath is uncovered and stays, so the cell stays occupied, by
+    /// a target as the stack was (a royal piece there, hidden or on top, by a target of the
+    /// same kind), and no line's answer changes there. It holds where the move would, captures
+    /// nothing, lands a piece that is not royal and uncovers one that neither checks nor pins
+    /// along the royal piece's lines (`uncover`), attacks no watched cell directly from there
+    /// nor, attacking along lines, stands where a line to a destination reads: the kept counts
+    /// with the landing cell changed (`KeptCounts::after_landing`); `None` where it does not
+    /// hold.
+    #[inline(never)]
+    fn count_off_stack(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        if self.drop_kinds != 0 || pos.board[to] != 0 || game.royal[pos.board[from] as usize - 1] || !self.holds::<false, false, false, false>(game, pos, kept, mv) {
+            return None;
+        }
+        let hk = pos.under[from] as usize - 1;
+        if self.uncover.has(from) || game.direct_from[hk * game.cells + from].intersects(self.watched) || ((hk >= 64 || game.line_ck_mask >> hk & 1 != 0) && self.frozen_line.has(from)) {
+            return None;
+        }
+        let kept_sum = counts.after_landing(game, pos, to)?;
+        Some(self.count_after::<false>(mv, kept_sum))
     }
 
     /// The count of the child after `mv`, a move off a cell of `uncovering` that
@@ -735,10 +822,12 @@ impl<B: CellSet> UntouchedChildren<B> {
     pub(crate) fn count_children<const DROPS: bool>(&self, game: &Game<B>, pos: &mut Position<B>, scratch: &mut Vec<Move>, moves: &[Move], kept: Option<&RoyalLines<'_, B>>, destinations: Option<&KeptDestinations<B>>, faced: Option<bool>, counts: &KeptCounts<B>) -> u64 {
         if game.hopping {
             self.count_children_hops::<DROPS>(game, pos, scratch, moves, kept, destinations, faced, counts)
+        } else if game.stacks {
+            self.count_children_with::<DROPS, true, false, true>(game, pos, scratch, moves, kept, destinations, faced, counts)
         } else if !self.again.is_empty() {
-            self.count_children_with::<DROPS, true, false>(game, pos, scratch, moves, kept, destinations, faced, counts)
+            self.count_children_with::<DROPS, true, false, false>(game, pos, scratch, moves, kept, destinations, faced, counts)
         } else {
-            self.count_children_with::<DROPS, false, false>(game, pos, scratch, moves, kept, destinations, faced, counts)
+            self.count_children_with::<DROPS, false, false, false>(game, pos, scratch, moves, kept, destinations, faced, counts)
         }
     }
 
@@ -748,7 +837,7 @@ impl<B: CellSet> UntouchedChildren<B> {
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
     fn count_children_hops<const DROPS: bool>(&self, game: &Game<B>, pos: &mut Position<B>, scratch: &mut Vec<Move>, moves: &[Move], kept: Option<&RoyalLines<'_, B>>, destinations: Option<&KeptDestinations<B>>, faced: Option<bool>, counts: &KeptCounts<B>) -> u64 {
-        let n = self.count_children_with::<DROPS, true, true>(game, pos, scratch, moves, kept, destinations, faced, counts);
+        let n = self.count_children_with::<DROPS, true, true, false>(game, pos, scratch, moves, kept, destinations, faced, counts);
         pos.drop_kept_hops();
         n
     }
@@ -756,18 +845,24 @@ impl<B: CellSet> UntouchedChildren<B> {
     /// [`UntouchedChildren::count_children`], with cells to look at again or not (`AGAIN`);
     /// `HOPS`: in a game with hops, the children made are counted as perft counts them there
     /// (with the next side's hop zone and checks taken from the parent where they hold,
-    /// `Position::know_hops`, and the hop destinations read in place).
+    /// `Position::know_hops`, and the hop destinations read in place). `STACKS`: in a game
+    /// with stacks, whose moves off a stack leave their cell occupied
+    /// ([`UntouchedChildren::count_off_stack`]).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn count_children_with<const DROPS: bool, const AGAIN: bool, const HOPS: bool>(&self, game: &Game<B>, pos: &mut Position<B>, scratch: &mut Vec<Move>, moves: &[Move], kept: Option<&RoyalLines<'_, B>>, destinations: Option<&KeptDestinations<B>>, faced: Option<bool>, counts: &KeptCounts<B>) -> u64 {
+    fn count_children_with<const DROPS: bool, const AGAIN: bool, const HOPS: bool, const STACKS: bool>(&self, game: &Game<B>, pos: &mut Position<B>, scratch: &mut Vec<Move>, moves: &[Move], kept: Option<&RoyalLines<'_, B>>, destinations: Option<&KeptDestinations<B>>, faced: Option<bool>, counts: &KeptCounts<B>) -> u64 {
         let mut n = 0;
         for &mv in moves {
-            let count = match self.holds::<false, false, HOPS, false>(game, pos, kept, mv) {
+            let count = if STACKS && pos.stacked.has(mv.from as usize) {
+                self.count_off_stack(game, pos, kept, counts, mv)
+            } else {
+                match self.holds::<false, false, HOPS, false>(game, pos, kept, mv) {
                 true => counts.after::<HOPS>(game, pos, mv.from as usize, mv.to as usize).map(|kept_sum| self.count_after::<DROPS>(mv, kept_sum)),
                 false if self.uncovering_cells.has(mv.from as usize) => self.count_uncovering::<DROPS, HOPS>(game, pos, kept, counts, mv),
                 false if AGAIN && (self.again.has(mv.from as usize) || self.again.has(mv.to as usize)) => self.count_again::<DROPS, HOPS>(game, pos, kept, counts, mv),
                 false if HOPS => None,
                 false => self.count_capture::<DROPS>(game, pos, kept, counts, mv),
+                }
             };
             if let Some(count) = count {
                 n += count;
