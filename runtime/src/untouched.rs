@@ -857,11 +857,11 @@ impl<B: CellSet> UntouchedChildren<B> {
                 self.count_off_stack(game, pos, kept, counts, mv)
             } else {
                 match self.holds::<false, false, HOPS, false>(game, pos, kept, mv) {
-                true => counts.after::<HOPS>(game, pos, mv.from as usize, mv.to as usize).map(|kept_sum| self.count_after::<DROPS>(mv, kept_sum)),
-                false if self.uncovering_cells.has(mv.from as usize) => self.count_uncovering::<DROPS, HOPS>(game, pos, kept, counts, mv),
-                false if AGAIN && (self.again.has(mv.from as usize) || self.again.has(mv.to as usize)) => self.count_again::<DROPS, HOPS>(game, pos, kept, counts, mv),
-                false if HOPS => None,
-                false => self.count_capture::<DROPS>(game, pos, kept, counts, mv),
+                    true => counts.after::<HOPS>(game, pos, mv.from as usize, mv.to as usize).map(|kept_sum| self.count_after::<DROPS>(mv, kept_sum)),
+                    false if self.uncovering_cells.has(mv.from as usize) => self.count_uncovering::<DROPS, HOPS>(game, pos, kept, counts, mv),
+                    false if AGAIN && (self.again.has(mv.from as usize) || self.again.has(mv.to as usize)) => self.count_again::<DROPS, HOPS>(game, pos, kept, counts, mv),
+                    false if HOPS => None,
+                    false => self.count_capture::<DROPS>(game, pos, kept, counts, mv),
                 }
             };
             if let Some(count) = count {
