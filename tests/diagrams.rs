@@ -146,8 +146,8 @@ fn svgs_are_valid_xml_and_render() {
     let mut db = resvg::usvg::fontdb::Database::new();
     db.load_system_fonts();
     let fonts = std::sync::Arc::new(db);
-    for (name, engine) in examples() {
-        let mut reqs = requests(&engine);
+    common::for_each_parallel(&examples(), |(name, engine)| {
+        let mut reqs = requests(engine);
         // A movement diagram in the start position: the first side's last set-up piece.
         let t = engine.tables();
         if let Some(&(cell, _)) = t.sides[0].setup.last() {
@@ -155,12 +155,12 @@ fn svgs_are_valid_xml_and_render() {
             reqs.push(("moves in the start position".into(), opts));
         }
         for (label, opts) in reqs {
-            let svg = render(&engine, &opts, Format::Svg);
+            let svg = render(engine, &opts, Format::Svg);
             let label = format!("{name} {label}");
             check_xml(&label, &svg);
             check_pixels(&label, &svg, &fonts);
         }
-    }
+    });
     for (file, _, _) in readme_images() {
         let svg = std::fs::read_to_string(root().join(file)).expect("README image");
         check_xml(file, &svg);

@@ -32,6 +32,23 @@ pub fn playout<B: CellSet>(game: &Game<B>, seed: u64, plies: usize, mut visit: i
     }
 }
 
+/// Runs `check` on every item, on as many threads as the machine has cores (items taken in turn
+/// from a shared counter): the long tests that walk every example would otherwise keep one core
+/// of CI's two idle. A panic in any item fails the caller once all threads have stopped.
+pub fn for_each_parallel<T: Sync>(items: &[T], check: impl Fn(&T) + Sync) {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len()).max(1);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                check(item);
+            });
+        }
+    });
+}
+
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
