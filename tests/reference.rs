@@ -91,7 +91,7 @@ fn runtime_agrees_with_reference_in_random_middlegames() {
             }
             let text = engine.play(None, &played.iter().map(String::as_str).collect::<Vec<_>>()).unwrap();
             // With more than two sides the slow reference tests every move for eliminations, so
-            // it counts one ply here (tests/cube_games.rs and tests/nplayer.rs go deeper).
+            // it counts one ply here (tests/cube_games.rs and tests/runtime/nplayer.rs go deeper).
             let depth = if v.sides.len() > 2 { 1 } else { 2 };
             assert_eq!(engine.perft(Some(&text), depth).unwrap(), perft(&v, &p, depth), "{path} after {played:?}");
         }
@@ -102,7 +102,7 @@ fn runtime_agrees_with_reference_in_random_middlegames() {
 /// kept ones are off their kinds' sets, and a cannon's hop entries (`HopMemo`, whose rules set
 /// cannons apart: no hop over one, no capture of one) must still see a hidden cannon. Positions
 /// from random playouts where a count once missed a capture beyond a cannon's former cell
-/// (tests/line_attacks.rs found them: 2 205 for 2 206, 1 598 for 1 599, 1 478 for 1 472).
+/// (tests/runtime/line_attacks.rs found them: 2 205 for 2 206, 1 598 for 1 599, 1 478 for 1 472).
 #[test]
 fn hidden_cannons_still_stand_apart() {
     let path = "examples/fairy/janggi.orbis";

@@ -1,7 +1,7 @@
 //! Every concrete move example of the Spherical Chess page (the Chess Variant Pages' "Spherical Chess" page;
 //! facts of Part 1: GM-1..GM-7, Y-1..Y-6, GLO-1, SPH-1, SPH-2, CHA-1, CHA-2, SUM-1 and
 //! the king table 1.A.7), checked through the compiled tables of each version's file. Nadvorney's
-//! examples are in tests/nadvorney.rs; Boholy's in tests/boholy.rs.
+//! examples are in tests/nadvorney.rs; Boholy's in tests/runtime/boholy.rs.
 
 mod common;
 

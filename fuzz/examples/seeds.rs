@@ -8,7 +8,7 @@
 //!   tests/ (with each variant byte), and each variant's start position and positions reached by
 //!   fixed pseudo-random playouts, in both notations;
 //! - moves: a variant byte, then move lists: the playouts (from the start and from a position
-//!   line), and move lists quoted in tests/notation.rs.
+//!   line), and move lists quoted in tests/runtime/notation.rs.
 
 use orbis_fuzz::{compile_example, examples_dir, variants};
 use orbis_runtime::Engine;
@@ -205,7 +205,9 @@ fn main() {
     let mut move_lists = BTreeSet::new();
     let mut test_files: Vec<PathBuf> =
         std::fs::read_dir(root.join("tests")).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_file()).collect();
-    test_files.extend(std::fs::read_dir(root.join("tests/perft")).unwrap().flatten().map(|e| e.path()));
+    for dir in ["tests/perft", "tests/runtime"] {
+        test_files.extend(std::fs::read_dir(root.join(dir)).unwrap().flatten().map(|e| e.path()));
+    }
     test_files.sort();
     for path in &test_files {
         let text = std::fs::read_to_string(path).unwrap();
@@ -219,7 +221,7 @@ fn main() {
                 quoted_positions.insert(s);
             }
         }
-        // Move lists: arrays of move strings in tests/notation.rs, e.g. ["e2-e4", "c7-c5"].
+        // Move lists: arrays of move strings in tests/runtime/notation.rs, e.g. ["e2-e4", "c7-c5"].
         if path.file_name().is_some_and(|n| n == "notation.rs") {
             for line in text.lines() {
                 let Some(start) = line.find("&[\"") else { continue };

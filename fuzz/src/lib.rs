@@ -1,5 +1,5 @@
 //! The bodies of the fuzz targets, shared by `fuzz_targets/*.rs` (libFuzzer) and by the main
-//! crate's `tests/fuzz_regressions.rs`, which includes this file with `#[path]` and replays every
+//! crate's `tests/runtime/fuzz_regressions.rs`, which includes this file with `#[path]` and replays every
 //! input kept under `fuzz/regressions/` through the same code. It may therefore only use crates the
 //! root package depends on (orbis-compiler, orbis-runtime, orbis-diagram) and std.
 //!

@@ -46,7 +46,7 @@
 //! with more than two sides, while no third side checks the next; not while the next side
 //! holds a kind whose drop may not mate. Debug builds count every such child the long way too
 //! and compare (perft at depth 4 on every example and polygon board, at depth 5 on 25 and the
-//! orthodox suite, the four-player cube's playouts, and `tests/line_attacks.rs`'s random
+//! orthodox suite, the four-player cube's playouts, and `tests/runtime/line_attacks.rs`'s random
 //! playouts on every board, which found the pinner's move wrong where perft from the start
 //! did not).
 

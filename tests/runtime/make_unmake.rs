@@ -1,7 +1,7 @@
 //! Property: over random playouts of every example, unmake restores the position exactly after
 //! every legal move, and the incremental hash always equals the hash computed from scratch.
 
-mod common;
+use crate::common;
 
 use orbis_runtime::bits::CellSet;
 use orbis_runtime::Game;
@@ -23,9 +23,9 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
     #[test]
     fn unmake_restores_every_example(seed in any::<u64>()) {
-        for path in common::variant_files() {
-            orbis_runtime::with_game!(common::engine(&path), game => playout(&game, seed, 120))
-        }
+        common::for_each_parallel(&common::variant_files(), |path| {
+            orbis_runtime::with_game!(common::engine(path), game => playout(&game, seed, 120))
+        });
     }
 }
 

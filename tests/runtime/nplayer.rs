@@ -2,7 +2,7 @@
 //! the turn order and the rule for valid positions, cross-checked against the reference move
 //! generator (tests/common/reference.rs) with exact perft counts.
 
-mod common;
+use crate::common;
 
 use common::reference::{board_part, from_general, general, legal, perft, start};
 use orbis_runtime::{Game, Position};

@@ -11,12 +11,12 @@
 //!    text API as the CLI counts; each divide count equals perft from the position after the move,
 //!    read back from its text, and the total equals a naive count that plays every leaf.
 //!
-//! 4. (make then unmake restores the position and the hash) is tests/make_unmake.rs: it already
+//! 4. (make then unmake restores the position and the hash) is tests/runtime/make_unmake.rs: it already
 //!    plays every legal move of every position of random playouts of every example, compares the
 //!    whole `Position` (hash included) after unmake and the incremental hash with `full_hash` after
 //!    make, so it is not repeated here.
 
-mod common;
+use crate::common;
 
 use orbis_runtime::bits::CellSet;
 use orbis_runtime::position::NO_PROMOTION;
@@ -254,7 +254,7 @@ fn check_perft<B: CellSet>(path: &str, engine: &Engine, game: &Game<B>, pos: &mu
 }
 
 /// `cases` random games, kept small for the test suite; `PROPTEST_CASES=N` asks for more (a longer
-/// hunt: `PROPTEST_CASES=500 cargo test --release --test properties`).
+/// hunt: `PROPTEST_CASES=500 cargo test --release --test runtime properties::`).
 fn config(cases: u32) -> ProptestConfig {
     let cases = std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(cases);
     // No regression files written into the source tree; a failure prints its minimal game.
@@ -284,11 +284,11 @@ proptest! {
     #![proptest_config(config(8))]
     #[test]
     fn moves_read_back(choices in games()) {
-        for (path, engine) in engines() {
+        common::for_each_parallel(engines(), |(path, engine)| {
             with_game!(engine, g => {
                 playout(g, &choices, |pos, pick| check_move_texts(path, g, pos, pick));
             });
-        }
+        });
     }
 }
 

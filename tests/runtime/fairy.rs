@@ -1,7 +1,7 @@
 //! The variants of examples/fairy/ beyond their perft suite (tests/perft/fairy.txt): counts with no
 //! published figure confirmed by the slow reference generator, and Chess960's numbering.
 
-mod common;
+use crate::common;
 
 use common::reference::{from_general, perft, start};
 use orbis_compiler::frontend::SetupChoice;

@@ -2,7 +2,7 @@
 //! spherical boards (through their seams), a legal move on every example, the limits, the ends of
 //! games as each variant's rules say, and (ignored by default) matches against a random mover.
 
-mod common;
+use crate::common;
 
 use orbis_runtime::bits::CellSet;
 use orbis_runtime::outcome::Status;

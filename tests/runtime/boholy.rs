@@ -1,7 +1,7 @@
 //! Boholy's optimal version (poles as transit cells) and Nelson's (poles as squares): the page's
 //! examples (facts B-1..B-5, 1.A.6, 1.E.13), through the compiled tables.
 
-mod common;
+use crate::common;
 
 use common::{destinations, legal, ray_cells, set};
 use orbis_runtime::bits::CellSet;

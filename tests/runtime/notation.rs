@@ -1,7 +1,7 @@
 //! Positions and moves as text: FEN and the general notation round-trip, move notation is read back
 //! to the same move, and the game status is reported as the rules say.
 
-mod common;
+use crate::common;
 
 use orbis_runtime::tables::Outcome;
 use orbis_runtime::{Game, Move, MoveKind, Position, Status};

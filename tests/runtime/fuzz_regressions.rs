@@ -6,7 +6,7 @@
 //! assert are checked too), and must return without panicking and within a time limit.
 //! The `grammar` target's inputs go through the `compiler` body, which parses first.
 
-#[path = "../fuzz/src/lib.rs"]
+#[path = "../../fuzz/src/lib.rs"]
 #[allow(dead_code)]
 mod fuzz;
 

@@ -10,7 +10,7 @@
 //! again only those the move that led there touched (runtime/src/pins.rs), counts what a count
 //! after each move played in full does.
 
-mod common;
+use crate::common;
 
 use orbis_runtime::bits::CellSet;
 use orbis_runtime::{Game, Move, Perft, Position};
