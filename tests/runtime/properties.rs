@@ -11,10 +11,10 @@
 //!    text API as the CLI counts; each divide count equals perft from the position after the move,
 //!    read back from its text, and the total equals a naive count that plays every leaf.
 //!
-//! 4. (make then unmake restores the position and the hash) is tests/runtime/make_unmake.rs: it already
-//!    plays every legal move of every position of random playouts of every example, compares the
-//!    whole `Position` (hash included) after unmake and the incremental hash with `full_hash` after
-//!    make, so it is not repeated here.
+//! 4. (make then unmake restores the position and the hash) is tests/runtime/make_unmake.rs: it
+//!    already plays every legal move of every position of random playouts of every example,
+//!    compares the whole `Position` (hash included) after unmake and the incremental hash with
+//!    `full_hash` after make, so it is not repeated here.
 
 use crate::common;
 
