@@ -90,14 +90,14 @@ fn cube_suite() {
 }
 
 /// The games with stacks and crowning (the soccer ball's counts confirmed by the reference built
-/// from the polyhedron, tests/soccer_ball_games.rs).
+/// from the polyhedron, tests/runtime/soccer_ball_games.rs).
 #[test]
 fn stacks_suite() {
     let checked = check_suite("tests/perft/stacks.txt");
     assert!(checked >= 25, "only {checked} counts checked");
 }
 
-/// Webball (depths 1-4 confirmed by the reference built from the page, tests/webball_games.rs;
+/// Webball (depths 1-4 confirmed by the reference built from the page, tests/runtime/webball_games.rs;
 /// perft 5 by that reference's ignored test).
 #[test]
 fn webball_suite() {

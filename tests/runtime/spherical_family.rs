@@ -1,9 +1,9 @@
 //! Every concrete move example of the Spherical Chess page (the Chess Variant Pages' "Spherical Chess" page;
 //! facts of Part 1: GM-1..GM-7, Y-1..Y-6, GLO-1, SPH-1, SPH-2, CHA-1, CHA-2, SUM-1 and
 //! the king table 1.A.7), checked through the compiled tables of each version's file. Nadvorney's
-//! examples are in tests/nadvorney.rs; Boholy's in tests/runtime/boholy.rs.
+//! examples are in tests/runtime/nadvorney.rs; Boholy's in tests/runtime/boholy.rs.
 
-mod common;
+use crate::common;
 
 use common::{cell, destinations, heading, legal, ray_cells, set, walk};
 use orbis_runtime::tables::{ray, Tables};
@@ -253,7 +253,7 @@ fn start_perft_of_every_version() {
     for version in ["grayber", "miller", "yapsan", "boholy", "nelson", "global-chess", "global-chess-web", "sphere-chess", "chess-on-the-dot"] {
         let engine = common::engine(&format!("examples/spherical/{version}.orbis"));
         let counts: Vec<String> = (1..=4).map(|d| format!("perft({d}) = {}", engine.perft(None, d).unwrap())).collect();
-        insta::with_settings!({ snapshot_path => "../snapshots", prepend_module_to_snapshot => false }, {
+        insta::with_settings!({ snapshot_path => "../../snapshots", prepend_module_to_snapshot => false }, {
             insta::assert_snapshot!(format!("perft-start-spherical-{version}"), counts.join("\n"));
         });
     }

@@ -2,9 +2,8 @@
 //! page's structure (tests/common/webball_reference.rs), the page's setup and names in positions
 //! and moves, the promotion squares, and the lone-piece destinations derived by hand.
 
-mod common;
-#[path = "common/webball_reference.rs"]
-mod webball_reference;
+use crate::common;
+use crate::webball_reference;
 
 use orbis_runtime::position::Position;
 use orbis_runtime::{Engine, Game, MoveInfo};

@@ -3,9 +3,8 @@
 //! the variant's header (stacks, crowning, checks, royal paths, baring), and the lone-piece
 //! destination counts derived by hand.
 
-#[path = "common/ball_reference.rs"]
-mod ball_reference;
-mod common;
+use crate::ball_reference;
+use crate::common;
 
 use ball_reference::{BallPosition, BallReference};
 use orbis_runtime::position::Position;

@@ -3,7 +3,7 @@
 //! colours, the merged squares of Variant 2 under both names, the reconstructed setups' constraints
 //! and perft from the start, all through the compiled tables.
 
-mod common;
+use crate::common;
 
 use common::{cell, destinations, heading, legal, ray_cells, set, walk};
 use orbis_runtime::tables::{ray, Tables};
@@ -645,7 +645,7 @@ fn start_perft_snapshots() {
         let engine = common::engine(path);
         let counts: Vec<String> = (1..=4).map(|d| format!("perft({d}) = {}", engine.perft(None, d).unwrap())).collect();
         let name = path.trim_start_matches("examples/").trim_end_matches(".orbis").replace('/', "-");
-        insta::with_settings!({ snapshot_path => "../snapshots", prepend_module_to_snapshot => false }, {
+        insta::with_settings!({ snapshot_path => "../../snapshots", prepend_module_to_snapshot => false }, {
             insta::assert_snapshot!(format!("perft-start-{name}"), counts.join("\n"));
         });
     }

@@ -1,7 +1,7 @@
 //! Every concrete Nadvorney example of the Chess Variant Pages' "Spherical Chess" page (seed-facts N-1..N-10 and
 //! the neighbour diagram), checked through the compiled tables.
 
-mod common;
+use crate::common;
 
 use common::{cell, destinations, heading, legal, ray_cells, set, walk};
 use orbis_runtime::tables::ray;
