@@ -9,7 +9,9 @@
 //! them pinned alike; one that does is looked at again). A move that captures
 //! nothing, promotes nothing, touches no cell of the royal piece's leaps, no castling path
 //! still open to a move and no cell its side wins by reaching, attacks neither the royal
-//! piece nor a destination directly from either of its cells, after which no piece may
+//! piece nor a destination directly from either of its cells (a piece that attacks along no
+//! line landing where it attacks destinations directly only takes the safe ones off:
+//! `UntouchedChildren::count_attacking`), after which no piece may
 //! capture en passant, and that changes no line's answer (the royal piece's lines, for check
 //! and pins; the lines to an attacked destination, but only where one move may take all its
 //! attackers away: none with a direct attacker, whose move is made, or three along lines; the
@@ -111,6 +113,13 @@ pub(crate) struct UntouchedChildren<B> {
     /// must not attack directly from where it lands.
     destinations: B,
     watched: B,
+    /// The destinations found safe: those a piece landing where it attacks them directly takes
+    /// away (`UntouchedChildren::count_attacking`).
+    safe_cells: B,
+    /// The cells where a piece of the side to move may land to attack a destination directly
+    /// (`Game::direct_reach`): the moves there that do not hold are tried by
+    /// `UntouchedChildren::count_attacking` (empty where it does not apply).
+    attack_landings: B,
     /// The cells no move of a piece that attacks along no line may leave or land on: the royal
     /// piece's leaps' cells, the cells where a move may leave an attacked destination
     /// unattacked (`unattacking`: a lone line attacker's cell and those between, two line
@@ -448,7 +457,8 @@ impl<B: CellSet> UntouchedChildren<B> {
         if !destinations.is_empty() && game.tables.rules.royal_path_unattacked {
             return None;
         }
-        let mut safe = 0;
+        let (mut safe, mut safe_cells, mut attack_landings) = (0, B::default(), B::default());
+        let landings = !(game.hopping || game.winding || game.stacks || game.sides > 2);
         if !destinations.is_empty() || passes_len > 0 {
             let lifted = pos.occupied.and_not(B::single(royal));
             let (theirs, enemy_lines) = (pos.by_side[pos.to_move], pos.enemy_line_pieces(game, side));
@@ -467,6 +477,12 @@ impl<B: CellSet> UntouchedChildren<B> {
                 };
                 let attacked = direct || pos.attacked_along_lines_by_enemy(game, d, side, lifted);
                 safe += !attacked as u64;
+                if !attacked {
+                    safe_cells.insert(d);
+                }
+                if landings {
+                    attack_landings = attack_landings.or(game.direct_reach[d * 2 + pos.to_move]);
+                }
                 // (An attacked destination stays attacked where its attackers stay: only the
                 // cells where one move may take them all away are frozen.)
                 if attacked && !game.hopping && !game.winding {
@@ -558,6 +574,8 @@ impl<B: CellSet> UntouchedChildren<B> {
             side,
             destinations,
             watched,
+            safe_cells,
+            attack_landings,
             frozen,
             frozen_line,
             uncovering,
@@ -579,9 +597,11 @@ impl<B: CellSet> UntouchedChildren<B> {
     /// hold are found first without it, and those moves looked at again only where they do
     /// not, which cost orthodox 0.5 instructions a leaf less than one test). `AGAIN`: the
     /// cells frozen for the pins or the goals alone are not ([`UntouchedChildren::count_again`]).
-    /// `CAPTURE`: the move may capture ([`UntouchedChildren::count_capture`]).
+    /// `CAPTURE`: the move may capture ([`UntouchedChildren::count_capture`]). `ATTACKING`: the
+    /// piece may land where it attacks destinations directly
+    /// ([`UntouchedChildren::count_attacking`]).
     #[inline(always)]
-    pub(crate) fn holds<const UNCOVERING: bool, const AGAIN: bool, const HOPS: bool, const CAPTURE: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, mv: Move) -> bool {
+    pub(crate) fn holds<const UNCOVERING: bool, const AGAIN: bool, const HOPS: bool, const CAPTURE: bool, const ATTACKING: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, mv: Move) -> bool {
         let (from, to) = (mv.from as usize, mv.to as usize);
         let plain = match mv.kind {
             MoveKind::Normal => true,
@@ -613,7 +633,7 @@ impl<B: CellSet> UntouchedChildren<B> {
             }
             && {
                 let ck = pos.board[from] as usize - 1;
-                !game.direct_from[ck * game.cells + to].intersects(self.watched)
+                !game.direct_from[ck * game.cells + to].intersects(if ATTACKING { self.watched.and_not(self.destinations) } else { self.watched })
                     && !game.direct_from[ck * game.cells + from].intersects(self.destinations)
                     && (!HOPS || game.hoppers[ck].is_empty() || !self.hop_starts.has(to))
             }
@@ -629,11 +649,36 @@ impl<B: CellSet> UntouchedChildren<B> {
     #[inline(never)]
     fn count_capture<const DROPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
         let (from, to) = (mv.from as usize, mv.to as usize);
-        if !self.captures || !counts.cached().has(to) || !self.holds::<false, false, false, true>(game, pos, kept, mv) {
+        if !self.captures || !counts.cached().has(to) || !self.holds::<false, false, false, true, false>(game, pos, kept, mv) {
             return None;
         }
         let kept_sum = counts.after_capture(game, pos, from, to)?;
         Some(self.count_after::<DROPS>(mv, kept_sum))
+    }
+
+    /// The count of the child after `mv`, a plain move to an empty cell that lands a piece that
+    /// attacks along no line where it attacks destinations of the royal piece directly but not
+    /// the royal piece (a line piece landing next to a safe destination stands on a line to it:
+    /// not tried, in `count_children_with`), and that
+    /// otherwise [`UntouchedChildren::holds`]: the destinations it attacks that were safe are
+    /// lost. (A direct attack reads no line, and a destination attacked stays attacked: nothing
+    /// else changes.) `None` where it does not hold, or for a kind that may not check; not
+    /// tried with hops, winding rules or stacks, nor with more than two sides
+    /// (`attack_landings` is empty).
+    #[inline(never)]
+    fn count_attacking<const DROPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        // (A drop's `from` is its empty destination.)
+        if !matches!(mv.kind, MoveKind::Normal | MoveKind::EnPassantTarget) {
+            return None;
+        }
+        let ck = pos.board[from] as usize - 1;
+        let attacks = game.direct_from[ck * game.cells + to];
+        if !attacks.intersects(self.destinations) || (game.any_no_check && game.no_check[ck]) || !self.holds::<false, false, false, false, true>(game, pos, kept, mv) {
+            return None;
+        }
+        let kept_sum = counts.after::<false>(game, pos, from, to)?;
+        Some(self.count_after::<DROPS>(mv, kept_sum) - attacks.and(self.safe_cells).count() as u64)
     }
 
     /// The count of the child after `mv`, a move off a stack of the side to move (in games
@@ -648,7 +693,7 @@ impl<B: CellSet> UntouchedChildren<B> {
     #[inline(never)]
     fn count_off_stack(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
         let (from, to) = (mv.from as usize, mv.to as usize);
-        if self.drop_kinds != 0 || pos.board[to] != 0 || game.royal[pos.board[from] as usize - 1] || !self.holds::<false, false, false, false>(game, pos, kept, mv) {
+        if self.drop_kinds != 0 || pos.board[to] != 0 || game.royal[pos.board[from] as usize - 1] || !self.holds::<false, false, false, false, false>(game, pos, kept, mv) {
             return None;
         }
         let hk = pos.under[from] as usize - 1;
@@ -665,7 +710,7 @@ impl<B: CellSet> UntouchedChildren<B> {
     /// leaves attacked; `None` where it does not hold.
     #[inline(never)]
     fn count_uncovering<const DROPS: bool, const HOPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
-        if !self.holds::<true, false, HOPS, false>(game, pos, kept, mv) {
+        if !self.holds::<true, false, HOPS, false, false>(game, pos, kept, mv) {
             return None;
         }
         let (from, to) = (mv.from as usize, mv.to as usize);
@@ -702,7 +747,7 @@ impl<B: CellSet> UntouchedChildren<B> {
     #[inline(never)]
     fn count_again_past<const DROPS: bool, const HOPS: bool>(&self, game: &Game<B>, pos: &Position<B>, kept: Option<&RoyalLines<'_, B>>, counts: &KeptCounts<B>, mv: Move) -> Option<u64> {
         let (from, to) = (mv.from as usize, mv.to as usize);
-        if !self.holds::<false, true, HOPS, false>(game, pos, kept, mv) {
+        if !self.holds::<false, true, HOPS, false, false>(game, pos, kept, mv) {
             return None;
         }
         let ck = pos.board[from] as usize - 1;
@@ -857,11 +902,12 @@ impl<B: CellSet> UntouchedChildren<B> {
             let count = if STACKS && pos.stacked.has(mv.from as usize) {
                 self.count_off_stack(game, pos, kept, counts, mv)
             } else {
-                match self.holds::<false, false, HOPS, false>(game, pos, kept, mv) {
+                match self.holds::<false, false, HOPS, false, false>(game, pos, kept, mv) {
                     true => counts.after::<HOPS>(game, pos, mv.from as usize, mv.to as usize).map(|kept_sum| self.count_after::<DROPS>(mv, kept_sum)),
                     false if self.uncovering_cells.has(mv.from as usize) => self.count_uncovering::<DROPS, HOPS>(game, pos, kept, counts, mv),
                     false if AGAIN && (self.again.has(mv.from as usize) || self.again.has(mv.to as usize)) => self.count_again::<DROPS, HOPS>(game, pos, kept, counts, mv),
                     false if HOPS => None,
+                    false if self.attack_landings.has(mv.to as usize) && pos.board[mv.to as usize] == 0 && !pos.line_pieces[pos.to_move].has(mv.from as usize) => self.count_attacking::<DROPS>(game, pos, kept, counts, mv),
                     false => self.count_capture::<DROPS>(game, pos, kept, counts, mv),
                 }
             };
