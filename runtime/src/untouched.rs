@@ -457,7 +457,7 @@ impl<B: CellSet> UntouchedChildren<B> {
         if !destinations.is_empty() && game.tables.rules.royal_path_unattacked {
             return None;
         }
-        let (mut safe, mut safe_cells, mut attack_landings) = (0, B::default(), B::default());
+        let (mut safe_cells, mut attack_landings) = (B::default(), B::default());
         let landings = !(game.hopping || game.winding || game.stacks || game.sides > 2);
         if !destinations.is_empty() || passes_len > 0 {
             let lifted = pos.occupied.and_not(B::single(royal));
@@ -476,7 +476,6 @@ impl<B: CellSet> UntouchedChildren<B> {
                     pos.attacked_directly_by_enemy(game, d, side)
                 };
                 let attacked = direct || pos.attacked_along_lines_by_enemy(game, d, side, lifted);
-                safe += !attacked as u64;
                 if !attacked {
                     safe_cells.insert(d);
                 }
@@ -563,7 +562,7 @@ impl<B: CellSet> UntouchedChildren<B> {
         let frozen_line = frozen_line_again.or(again);
         let uncover = if game.stacks { uncovered_on_lines(game, pos, side, royal) } else { B::default() };
         Some(UntouchedChildren {
-            rest: safe + dropped + pinned,
+            rest: safe_cells.count() as u64 + dropped + pinned,
             unpinned,
             pins,
             pins_len,
